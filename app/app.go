@@ -1,0 +1,151 @@
+// Package app is Ember's ABCI application: CometBFT hands it transactions to
+// check, blocks to propose and blocks to execute; it executes them with
+// go-ethereum (package evm) on the node's store and keeps the tx pool in step
+// with CometBFT's mempool.
+package app
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"strings"
+	"sync"
+
+	abci "github.com/cometbft/cometbft/abci/types"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/state"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/params"
+
+	"github.com/emberchain/ember/evm"
+	"github.com/emberchain/ember/store"
+	"github.com/emberchain/ember/txpool"
+)
+
+// Name and AppVersion are reported in Info.
+const (
+	Name       = "ember"
+	AppVersion = 1
+)
+
+// CommittedBlock is what the application publishes after each commit.
+type CommittedBlock struct {
+	Block    *types.Block
+	Receipts types.Receipts // with block hash and log positions filled in
+}
+
+// App implements abci.Application. CometBFT serializes calls on one
+// connection; the local client creator Ember uses serializes all of them, so
+// the fields below the mutex are only touched from ABCI calls, while the pool
+// and store are shared with readers.
+type App struct {
+	abci.BaseApplication // state sync and vote extensions: not used
+
+	store   *store.Store
+	pool    *txpool.Pool
+	genesis *AppState
+	config  *params.ChainConfig
+	rewards map[string]common.Address // CometBFT validator address (upper hex) -> fee recipient
+	log     *slog.Logger
+
+	mu         sync.Mutex
+	checkState *state.StateDB  // state at the durable head, for CheckTx
+	pending    *finalized      // executed by FinalizeBlock, awaiting Commit
+	onCommit   []func(*CommittedBlock)
+}
+
+// New returns the application for a chain whose genesis app state is gs.
+func New(st *store.Store, pool *txpool.Pool, gs *AppState, log *slog.Logger) *App {
+	rewards := make(map[string]common.Address, len(gs.Validators))
+	for _, v := range gs.Validators {
+		rewards[strings.ToUpper(v.ConsAddress)] = v.RewardAddress
+	}
+	return &App{
+		store:   st,
+		pool:    pool,
+		genesis: gs,
+		config:  gs.EVM.Config,
+		rewards: rewards,
+		log:     log,
+	}
+}
+
+// OnCommit registers fn to be called, on the ABCI goroutine, after each block
+// is durable. fn must not block.
+func (a *App) OnCommit(fn func(*CommittedBlock)) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.onCommit = append(a.onCommit, fn)
+}
+
+// Info reports the last durable block so CometBFT replays what comes after.
+func (a *App) Info(context.Context, *abci.RequestInfo) (*abci.ResponseInfo, error) {
+	res := &abci.ResponseInfo{Data: Name, Version: Version, AppVersion: AppVersion}
+	if head := a.store.Head(); head != nil && head.Number.Sign() > 0 {
+		res.LastBlockHeight = head.Number.Int64()
+		res.LastBlockAppHash = head.Root.Bytes()
+	}
+	return res, nil
+}
+
+// InitChain writes the genesis block (EVM block 0) and state.
+func (a *App) InitChain(_ context.Context, req *abci.RequestInitChain) (*abci.ResponseInitChain, error) {
+	if req.InitialHeight > 1 {
+		return nil, fmt.Errorf("initial_height %d unsupported: EVM block numbers equal CometBFT heights and start at 1", req.InitialHeight)
+	}
+	if id, err := ParseChainID(req.ChainId); err != nil {
+		return nil, err
+	} else if id.Cmp(a.config.ChainID) != 0 {
+		return nil, fmt.Errorf("chain-id %s does not match the EVM chain id %v", req.ChainId, a.config.ChainID)
+	}
+	g := *a.genesis.EVM
+	g.Timestamp = uint64(req.Time.Unix())
+	block, err := a.store.InitGenesis(&g)
+	if err != nil {
+		return nil, err
+	}
+	a.log.Info("genesis written", "hash", block.Hash(), "stateRoot", block.Root(), "accounts", len(g.Alloc))
+	if err := a.resetCheckState(); err != nil {
+		return nil, err
+	}
+	return &abci.ResponseInitChain{AppHash: block.Root().Bytes()}, nil
+}
+
+// resetCheckState points CheckTx at the durable head's state.
+func (a *App) resetCheckState() error {
+	head := a.store.Head()
+	if head == nil {
+		return errors.New("no genesis block")
+	}
+	st, err := a.store.StateAt(head.Root)
+	if err != nil {
+		return fmt.Errorf("open state at block %d: %w", head.Number, err)
+	}
+	a.checkState = st
+	return nil
+}
+
+// ensureCheckState opens the check state lazily (after a restart CometBFT
+// may call CheckTx before any block is executed).
+func (a *App) ensureCheckState() error {
+	if a.checkState != nil {
+		return nil
+	}
+	return a.resetCheckState()
+}
+
+// nextBaseFee is the base fee of the block after the durable head.
+func (a *App) nextBaseFee() *big.Int {
+	return evm.NextBaseFee(a.config, a.store.Head(), a.genesis.MinBaseFee())
+}
+
+// rewardAddress is the fee recipient of a block proposed by proposer.
+func (a *App) rewardAddress(proposer []byte) common.Address {
+	if addr, ok := a.rewards[strings.ToUpper(hex.EncodeToString(proposer))]; ok {
+		return addr
+	}
+	return common.BytesToAddress(proposer)
+}

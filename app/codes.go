@@ -1,0 +1,41 @@
+package app
+
+import (
+	"errors"
+
+	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/txpool"
+)
+
+// ABCI result codes. 0 and 1 mean the tx is in the EVM block (receipt status
+// 1 and 0); every code above 1 means it was rejected before execution and has
+// no receipt.
+const (
+	CodeOK              uint32 = 0 // executed, succeeded
+	CodeExecutionFailed uint32 = 1 // executed, reverted or failed; gas charged
+	CodeDecode          uint32 = 2 // bytes are not an Ethereum transaction
+	CodeInvalid         uint32 = 3 // signature, type, gas or fee rules broken
+	CodeNonce           uint32 = 4 // nonce too low or already pending
+	CodeFunds           uint32 = 5 // balance below gas × price + value
+	CodeUnderpriced     uint32 = 6 // fee below what the chain accepts now
+	CodeBlockGas        uint32 = 7 // does not fit in the block's remaining gas
+)
+
+// Codespace is reported with every non-zero code.
+const Codespace = "evm"
+
+// codeOf classifies a rejection.
+func codeOf(err error) uint32 {
+	switch {
+	case errors.Is(err, core.ErrNonceTooLow), errors.Is(err, core.ErrNonceTooHigh),
+		errors.Is(err, txpool.ErrAlreadyKnown), errors.Is(err, txpool.ErrReplaceUnderpriced):
+		return CodeNonce
+	case errors.Is(err, core.ErrInsufficientFunds), errors.Is(err, core.ErrInsufficientFundsForTransfer):
+		return CodeFunds
+	case errors.Is(err, core.ErrFeeCapTooLow), errors.Is(err, txpool.ErrTxGasPriceTooLow), errors.Is(err, txpool.ErrUnderpriced):
+		return CodeUnderpriced
+	case errors.Is(err, core.ErrGasLimitReached):
+		return CodeBlockGas
+	}
+	return CodeInvalid
+}

@@ -1,0 +1,148 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+
+	abci "github.com/cometbft/cometbft/abci/types"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/trie"
+
+	"github.com/emberchain/ember/evm"
+	pool "github.com/emberchain/ember/txpool"
+)
+
+// finalized is a block executed by FinalizeBlock and not yet durable.
+type finalized struct {
+	block     *types.Block
+	receipts  types.Receipts
+	cometHash []byte
+	rawTxs    [][]byte
+}
+
+// FinalizeBlock executes a decided block: it builds the EVM header on the
+// parent, runs every transaction, commits the state into the trie database
+// (in memory until Commit) and returns one result per transaction with its
+// events. The app hash is the new state root.
+func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock) (*abci.ResponseFinalizeBlock, error) {
+	parent := a.store.Head()
+	if parent == nil || parent.Number.Int64() != req.Height-1 {
+		return nil, fmt.Errorf("finalize block %d: durable head is %v", req.Height, parent.Number)
+	}
+	header := a.newHeader(parent, req)
+	statedb, err := a.store.StateAt(parent.Root)
+	if err != nil {
+		return nil, fmt.Errorf("finalize block %d: open parent state: %w", req.Height, err)
+	}
+
+	// Decode, reusing the pool's decoded copies (sender already recovered).
+	txs := make(types.Transactions, 0, len(req.Txs))
+	decodeErr := make([]error, len(req.Txs))
+	for i, raw := range req.Txs {
+		if ptx := a.pool.Get(pool.KeyOf(raw)); ptx != nil {
+			txs = append(txs, ptx.Tx)
+			continue
+		}
+		tx, err := DecodeTx(raw)
+		if err != nil {
+			decodeErr[i] = err
+			continue
+		}
+		txs = append(txs, tx)
+	}
+	res := evm.ApplyBlock(ctx, a.config, header, a.store, statedb, txs, nil)
+
+	root, err := statedb.Commit(evm.Rules(a.config, header.Number, header.Time), header.Number.Uint64())
+	if err != nil {
+		return nil, fmt.Errorf("finalize block %d: commit state: %w", req.Height, err)
+	}
+	header.Root = root
+	header.GasUsed = res.GasUsed
+	block := types.NewBlock(header, &types.Body{Transactions: res.Txs, Withdrawals: types.Withdrawals{}}, res.Receipts, trie.NewStackTrie(nil))
+	fillReceipts(block, res.Receipts)
+
+	results := make([]*abci.ExecTxResult, len(req.Txs))
+	next := 0 // position in txs / res.Outcomes
+	for i, raw := range req.Txs {
+		if decodeErr[i] != nil {
+			results[i] = &abci.ExecTxResult{Code: CodeDecode, Codespace: Codespace, Log: decodeErr[i].Error()}
+			continue
+		}
+		results[i] = txResult(txs[next], &res.Outcomes[next], raw)
+		next++
+	}
+	a.mu.Lock()
+	a.pending = &finalized{block: block, receipts: res.Receipts, cometHash: req.Hash, rawTxs: req.Txs}
+	a.mu.Unlock()
+	return &abci.ResponseFinalizeBlock{TxResults: results, AppHash: root.Bytes()}, nil
+}
+
+// newHeader is the EVM header of the block CometBFT decided, before
+// execution fills in the roots and gas used. Its timestamp is the CometBFT
+// block time in seconds, never below the parent's; PREVRANDAO is the
+// CometBFT block hash.
+func (a *App) newHeader(parent *types.Header, req *abci.RequestFinalizeBlock) *types.Header {
+	t := uint64(max(req.Time.Unix(), 0))
+	if t < parent.Time {
+		t = parent.Time
+	}
+	zero := uint64(0)
+	return &types.Header{
+		ParentHash:       parent.Hash(),
+		UncleHash:        types.EmptyUncleHash,
+		Coinbase:         a.rewardAddress(req.ProposerAddress),
+		Difficulty:       new(big.Int),
+		Number:           big.NewInt(req.Height),
+		GasLimit:         parent.GasLimit,
+		Time:             t,
+		MixDigest:        common.BytesToHash(req.Hash),
+		BaseFee:          evm.NextBaseFee(a.config, parent, a.genesis.MinBaseFee()),
+		WithdrawalsHash:  &types.EmptyWithdrawalsHash,
+		BlobGasUsed:      &zero,
+		ExcessBlobGas:    &zero,
+		ParentBeaconRoot: &common.Hash{},
+		RequestsHash:     &types.EmptyRequestsHash,
+	}
+}
+
+// fillReceipts sets the fields only known once the header is complete: the
+// block hash, and each log's block hash and block-wide index.
+func fillReceipts(block *types.Block, receipts types.Receipts) {
+	hash := block.Hash()
+	logIndex := uint(0)
+	for _, r := range receipts {
+		r.BlockHash = hash
+		for _, l := range r.Logs {
+			l.BlockHash = hash
+			l.Index = logIndex
+			logIndex++
+		}
+	}
+}
+
+// Commit makes the finalized block durable, drops its transactions from the
+// pool, moves CheckTx to the new state and publishes the block.
+func (a *App) Commit(context.Context, *abci.RequestCommit) (*abci.ResponseCommit, error) {
+	a.mu.Lock()
+	p := a.pending
+	a.pending = nil
+	listeners := a.onCommit
+	a.mu.Unlock()
+	if p == nil {
+		return nil, fmt.Errorf("commit without a finalized block")
+	}
+	if err := a.store.CommitBlock(p.block, p.receipts, p.cometHash); err != nil {
+		return nil, err
+	}
+	a.pool.RemoveAll(p.rawTxs)
+	if err := a.resetCheckState(); err != nil {
+		return nil, err
+	}
+	committed := &CommittedBlock{Block: p.block, Receipts: p.receipts}
+	for _, fn := range listeners {
+		fn(committed)
+	}
+	return &abci.ResponseCommit{}, nil
+}

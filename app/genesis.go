@@ -1,0 +1,156 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/math"
+	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/params"
+
+	"github.com/emberchain/ember/evm"
+)
+
+// AppState is the app_state section of genesis.json.
+type AppState struct {
+	// EVM is a go-ethereum genesis: chain config, initial allocation, block
+	// gas limit and initial base fee. Its timestamp is replaced by the
+	// CometBFT genesis time so the two can never disagree.
+	EVM *core.Genesis `json:"evm"`
+	// FeeMarket holds the EIP-1559 parameters beyond go-ethereum's constants.
+	FeeMarket FeeMarket `json:"fee_market"`
+	// Validators maps validators to the address that receives their fees.
+	Validators []ValidatorReward `json:"validators"`
+	// Bech32Prefix is the human-readable part of the chain's bech32 addresses.
+	Bech32Prefix string `json:"bech32_prefix"`
+}
+
+// FeeMarket parameters. The base fee starts at the EVM genesis baseFeePerGas
+// and follows EIP-1559 (elasticity 2, change denominator 8) but never drops
+// below MinBaseFee.
+type FeeMarket struct {
+	MinBaseFee *math.HexOrDecimal256 `json:"min_base_fee"`
+}
+
+// ValidatorReward names the EVM address credited with the priority fees of
+// the blocks a validator proposes. Validators not listed are paid at their
+// 20-byte CometBFT address read as an EVM address.
+type ValidatorReward struct {
+	ConsAddress   string         `json:"cons_address"` // CometBFT validator address, hex
+	RewardAddress common.Address `json:"reward_address"`
+}
+
+var chainIDPattern = regexp.MustCompile(`^[a-z]+_[1-9][0-9]*-[1-9][0-9]*$`)
+
+// ParseChainID checks a chain-id of the form ember_<eip155>-<n> and returns
+// its EIP-155 id.
+func ParseChainID(chainID string) (*big.Int, error) {
+	if !chainIDPattern.MatchString(chainID) {
+		return nil, fmt.Errorf("invalid chain-id %q: want <name>_<eip155 id>-<version>, e.g. ember_9000-1 (pattern %s)", chainID, chainIDPattern)
+	}
+	mid := chainID[strings.IndexByte(chainID, '_')+1 : strings.LastIndexByte(chainID, '-')]
+	id, ok := new(big.Int).SetString(mid, 10)
+	if !ok || !id.IsUint64() {
+		return nil, fmt.Errorf("invalid chain-id %q: EIP-155 id %s out of range", chainID, mid)
+	}
+	if _, err := strconv.ParseUint(chainID[strings.LastIndexByte(chainID, '-')+1:], 10, 64); err != nil {
+		return nil, fmt.Errorf("invalid chain-id %q: version: %w", chainID, err)
+	}
+	return id, nil
+}
+
+// GenesisParams are the knobs of a new chain's app state.
+type GenesisParams struct {
+	ChainID    *big.Int
+	Alloc      types.GenesisAlloc
+	GasLimit   uint64
+	BaseFee    *big.Int // initial base fee
+	MinBaseFee *big.Int
+	Rewards    []ValidatorReward
+	Prefix     string
+}
+
+// Default genesis parameters.
+const (
+	DefaultGasLimit = 30_000_000
+	DefaultPrefix   = "ember"
+)
+
+// DefaultBaseFee is the initial and minimum base fee: 1 gwei.
+var DefaultBaseFee = big.NewInt(params.GWei)
+
+// NewAppState builds the app state of a new chain.
+func NewAppState(p GenesisParams) *AppState {
+	if p.GasLimit == 0 {
+		p.GasLimit = DefaultGasLimit
+	}
+	if p.BaseFee == nil {
+		p.BaseFee = DefaultBaseFee
+	}
+	if p.MinBaseFee == nil {
+		p.MinBaseFee = DefaultBaseFee
+	}
+	if p.Prefix == "" {
+		p.Prefix = DefaultPrefix
+	}
+	if p.Alloc == nil {
+		p.Alloc = types.GenesisAlloc{}
+	}
+	return &AppState{
+		EVM: &core.Genesis{
+			Config:     evm.ChainConfig(p.ChainID),
+			GasLimit:   p.GasLimit,
+			BaseFee:    new(big.Int).Set(p.BaseFee),
+			Difficulty: big.NewInt(0),
+			Alloc:      p.Alloc,
+		},
+		FeeMarket:    FeeMarket{MinBaseFee: (*math.HexOrDecimal256)(new(big.Int).Set(p.MinBaseFee))},
+		Validators:   p.Rewards,
+		Bech32Prefix: p.Prefix,
+	}
+}
+
+// ParseAppState decodes and checks an app state against the chain-id.
+func ParseAppState(raw json.RawMessage, chainID string) (*AppState, error) {
+	var s AppState
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, fmt.Errorf("decode app_state: %w", err)
+	}
+	if s.EVM == nil || s.EVM.Config == nil {
+		return nil, fmt.Errorf("app_state.evm.config is missing")
+	}
+	id, err := ParseChainID(chainID)
+	if err != nil {
+		return nil, err
+	}
+	if s.EVM.Config.ChainID == nil || s.EVM.Config.ChainID.Cmp(id) != 0 {
+		return nil, fmt.Errorf("app_state.evm.config.chainId %v does not match chain-id %s (EIP-155 id %v)", s.EVM.Config.ChainID, chainID, id)
+	}
+	if err := s.EVM.Config.CheckConfigForkOrder(); err != nil {
+		return nil, fmt.Errorf("app_state.evm.config: %w", err)
+	}
+	if s.EVM.GasLimit == 0 {
+		return nil, fmt.Errorf("app_state.evm.gasLimit must be positive")
+	}
+	if s.EVM.BaseFee == nil {
+		s.EVM.BaseFee = new(big.Int).Set(DefaultBaseFee)
+	}
+	if s.Bech32Prefix == "" {
+		s.Bech32Prefix = DefaultPrefix
+	}
+	return &s, nil
+}
+
+// MinBaseFee is the base-fee floor (zero when unset).
+func (s *AppState) MinBaseFee() *big.Int {
+	if s.FeeMarket.MinBaseFee == nil {
+		return new(big.Int)
+	}
+	return (*big.Int)(s.FeeMarket.MinBaseFee)
+}

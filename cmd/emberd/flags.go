@@ -1,0 +1,62 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/emberchain/ember/node"
+)
+
+// defaultHome is ~/.emberd.
+func defaultHome() string {
+	if h, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(h, ".emberd")
+	}
+	return ".emberd"
+}
+
+// nodeFlags are the flags start and dev share; they override the files.
+type nodeFlags struct {
+	enable    bool
+	address   string
+	wsAddress string
+	api       string
+	rpcLaddr  string
+	p2pLaddr  string
+	logLevel  string
+}
+
+func (f *nodeFlags) register(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.BoolVar(&f.enable, "json-rpc.enable", true, "serve the Ethereum JSON-RPC")
+	fs.StringVar(&f.address, "json-rpc.address", "", "JSON-RPC HTTP listen address (default from app.toml: 127.0.0.1:8545)")
+	fs.StringVar(&f.wsAddress, "json-rpc.ws-address", "", "JSON-RPC WebSocket listen address (default from app.toml: 0.0.0.0:8546)")
+	fs.StringVar(&f.api, "json-rpc.api", "", "comma-separated JSON-RPC namespaces to enable (default from app.toml: eth,net,web3)")
+	fs.StringVar(&f.rpcLaddr, "rpc.laddr", "", "CometBFT RPC listen address (default from config.toml: tcp://127.0.0.1:26657)")
+	fs.StringVar(&f.p2pLaddr, "p2p.laddr", "", "CometBFT P2P listen address (default from config.toml: tcp://0.0.0.0:26656)")
+	fs.StringVar(&f.logLevel, "log-level", "", "log level: debug, info, warn, error (default from app.toml: info)")
+}
+
+func (f *nodeFlags) overrides(cmd *cobra.Command) node.Overrides {
+	ov := node.Overrides{
+		JSONRPCAddress:   f.address,
+		JSONRPCWSAddress: f.wsAddress,
+		RPCLaddr:         f.rpcLaddr,
+		P2PLaddr:         f.p2pLaddr,
+		LogLevel:         f.logLevel,
+	}
+	if cmd.Flags().Changed("json-rpc.enable") {
+		ov.JSONRPCEnable = &f.enable
+	}
+	if f.api != "" {
+		for _, ns := range strings.Split(f.api, ",") {
+			if ns = strings.TrimSpace(ns); ns != "" {
+				ov.JSONRPCAPI = append(ov.JSONRPCAPI, ns)
+			}
+		}
+	}
+	return ov
+}

@@ -1,0 +1,88 @@
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+
+	"github.com/cometbft/cometbft/mempool"
+	abci "github.com/cometbft/cometbft/abci/types"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/state"
+	"github.com/ethereum/go-ethereum/core/txpool"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/params"
+
+	"github.com/emberchain/ember/evm"
+	"github.com/emberchain/ember/store"
+)
+
+// backend implements the RPC namespaces' Backend interfaces over the node's
+// store, pool and CometBFT.
+type backend struct{ n *Node }
+
+func (b *backend) ChainConfig() *params.ChainConfig { return b.n.store.Config() }
+func (b *backend) Head() *types.Header             { return b.n.store.Head() }
+func (b *backend) HeaderByNumber(n uint64) *types.Header {
+	return b.n.store.HeaderByNumber(n)
+}
+func (b *backend) HeaderByHash(h common.Hash) *types.Header { return b.n.store.HeaderByHash(h) }
+func (b *backend) GetHeader(h common.Hash, n uint64) *types.Header {
+	return b.n.store.GetHeader(h, n)
+}
+func (b *backend) BlockByNumber(n uint64) *types.Block    { return b.n.store.BlockByNumber(n) }
+func (b *backend) BlockByHash(h common.Hash) *types.Block { return b.n.store.BlockByHash(h) }
+func (b *backend) Receipts(h *types.Header) types.Receipts {
+	return b.n.store.Receipts(h)
+}
+func (b *backend) Transaction(h common.Hash) (*types.Transaction, store.TxLocation) {
+	return b.n.store.Transaction(h)
+}
+func (b *backend) StateAt(root common.Hash) (*state.StateDB, error) {
+	return b.n.store.StateAt(root)
+}
+
+func (b *backend) PendingTransaction(h common.Hash) *types.Transaction {
+	if ptx := b.n.pool.ByHash(h); ptx != nil {
+		return ptx.Tx
+	}
+	return nil
+}
+
+func (b *backend) PendingNonce(addr common.Address, stateNonce uint64) uint64 {
+	return b.n.pool.PendingNonce(addr, stateNonce)
+}
+
+func (b *backend) NextBaseFee() *big.Int {
+	return evm.NextBaseFee(b.ChainConfig(), b.Head(), b.n.state.MinBaseFee())
+}
+
+// SendTransaction runs CheckTx through CometBFT's mempool (as
+// broadcast_tx_sync does) and waits for its verdict.
+func (b *backend) SendTransaction(ctx context.Context, raw []byte) error {
+	resCh := make(chan *abci.ResponseCheckTx, 1)
+	err := b.n.cmt.Mempool().CheckTx(raw, func(res *abci.ResponseCheckTx) { resCh <- res }, mempool.TxInfo{})
+	switch {
+	case errors.Is(err, mempool.ErrTxInCache):
+		return txpool.ErrAlreadyKnown
+	case err != nil:
+		var full mempool.ErrMempoolIsFull
+		if errors.As(err, &full) {
+			return fmt.Errorf("txpool is full: %v", err)
+		}
+		return err
+	}
+	select {
+	case res := <-resCh:
+		if res.Code != abci.CodeTypeOK {
+			return errors.New(res.Log)
+		}
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("transaction check not received: %w", ctx.Err())
+	}
+}
+
+func (b *backend) PeerCount() int  { return b.n.cmt.Switch().Peers().Size() }
+func (b *backend) Listening() bool { return b.n.cmt.IsListening() }

@@ -1,0 +1,69 @@
+package node
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/emberchain/ember/rpc"
+)
+
+// Config is app.toml: Ember's settings beside CometBFT's config.toml.
+type Config struct {
+	JSONRPC rpc.Config  `toml:"json-rpc"`
+	Store   StoreConfig `toml:"store"`
+	Log     LogConfig   `toml:"log"`
+}
+
+// StoreConfig sizes the node database caches.
+type StoreConfig struct {
+	CacheMB     int `toml:"cache-mb"`      // Pebble block cache, MiB
+	TrieCacheMB int `toml:"trie-cache-mb"` // clean trie-node cache, MiB
+}
+
+// LogConfig sets log verbosity.
+type LogConfig struct {
+	Level         string `toml:"level"`          // Ember's own logs: debug, info, warn, error
+	CometBFTLevel string `toml:"cometbft-level"` // CometBFT's logs (chatty at info)
+	Format        string `toml:"format"`         // text or json
+}
+
+// DefaultConfig is what `emberd init` writes.
+func DefaultConfig() Config {
+	return Config{
+		JSONRPC: rpc.DefaultConfig(),
+		Store:   StoreConfig{CacheMB: 256, TrieCacheMB: 128},
+		Log:     LogConfig{Level: "info", CometBFTLevel: "error", Format: "text"},
+	}
+}
+
+// AppConfigPath is where app.toml lives in a home directory.
+func AppConfigPath(home string) string { return filepath.Join(home, "config", "app.toml") }
+
+// LoadConfig reads app.toml over the defaults; a key missing from the file
+// keeps its default.
+func LoadConfig(home string) (Config, error) {
+	cfg := DefaultConfig()
+	path := AppConfigPath(home)
+	md, err := toml.DecodeFile(path, &cfg)
+	if err != nil {
+		return cfg, fmt.Errorf("read %s: %w", path, err)
+	}
+	if undecoded := md.Undecoded(); len(undecoded) > 0 {
+		return cfg, fmt.Errorf("read %s: unknown keys %v", path, undecoded)
+	}
+	return cfg, nil
+}
+
+// WriteConfig writes app.toml.
+func WriteConfig(home string, cfg Config) error {
+	var buf bytes.Buffer
+	buf.WriteString("# Ember node configuration. Flags given to `emberd start` override these values.\n\n")
+	if err := toml.NewEncoder(&buf).Encode(cfg); err != nil {
+		return err
+	}
+	return os.WriteFile(AppConfigPath(home), buf.Bytes(), 0o644)
+}

@@ -1,0 +1,147 @@
+package node
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"os"
+	"path/filepath"
+	"time"
+
+	cmtcfg "github.com/cometbft/cometbft/config"
+	"github.com/cometbft/cometbft/p2p"
+	"github.com/cometbft/cometbft/privval"
+	cmttypes "github.com/cometbft/cometbft/types"
+	cmttime "github.com/cometbft/cometbft/types/time"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/emberchain/ember/app"
+)
+
+// InitOptions describe a new node home.
+type InitOptions struct {
+	Home    string
+	Moniker string
+	ChainID string
+	// Alloc funds accounts at genesis.
+	Alloc types.GenesisAlloc
+	// RewardAddress receives this validator's priority fees; nil = the
+	// validator's 20-byte CometBFT address.
+	RewardAddress *common.Address
+	// Dev tunes consensus for a one-validator development chain: a block as
+	// soon as a transaction arrives, and an empty one every EmptyBlockInterval.
+	Dev                bool
+	EmptyBlockInterval time.Duration
+}
+
+// Initialized reports whether home already holds a genesis.
+func Initialized(home string) bool {
+	_, err := os.Stat(filepath.Join(home, "config", "genesis.json"))
+	return err == nil
+}
+
+// InitHome creates a node home: CometBFT's config.toml, node key and
+// validator key, genesis.json with Ember's app state, and app.toml. It
+// refuses to overwrite an existing genesis.
+func InitHome(opts InitOptions) error {
+	chainID, err := app.ParseChainID(opts.ChainID)
+	if err != nil {
+		return err
+	}
+	if Initialized(opts.Home) {
+		return fmt.Errorf("%s is already initialized (config/genesis.json exists)", opts.Home)
+	}
+	for _, dir := range []string{"config", "data"} {
+		if err := os.MkdirAll(filepath.Join(opts.Home, dir), 0o700); err != nil {
+			return err
+		}
+	}
+	cc := cmtcfg.DefaultConfig().SetRoot(opts.Home)
+	cc.Moniker = opts.Moniker
+	if opts.Dev {
+		tuneDev(cc, opts.EmptyBlockInterval)
+	}
+	cmtcfg.WriteConfigFile(filepath.Join(opts.Home, "config", "config.toml"), cc)
+
+	if _, err := p2p.LoadOrGenNodeKey(cc.NodeKeyFile()); err != nil {
+		return fmt.Errorf("node key: %w", err)
+	}
+	pv := privval.LoadOrGenFilePV(cc.PrivValidatorKeyFile(), cc.PrivValidatorStateFile())
+	pub, err := pv.GetPubKey()
+	if err != nil {
+		return err
+	}
+	var rewards []app.ValidatorReward
+	if opts.RewardAddress != nil {
+		rewards = append(rewards, app.ValidatorReward{ConsAddress: pub.Address().String(), RewardAddress: *opts.RewardAddress})
+	}
+	appState, err := json.MarshalIndent(app.NewAppState(app.GenesisParams{
+		ChainID: chainID,
+		Alloc:   opts.Alloc,
+		Rewards: rewards,
+	}), "", "  ")
+	if err != nil {
+		return err
+	}
+	doc := &cmttypes.GenesisDoc{
+		ChainID:         opts.ChainID,
+		GenesisTime:     cmttime.Now(),
+		InitialHeight:   1,
+		ConsensusParams: cmttypes.DefaultConsensusParams(),
+		Validators: []cmttypes.GenesisValidator{{
+			Address: pub.Address(),
+			PubKey:  pub,
+			Power:   10,
+			Name:    opts.Moniker,
+		}},
+		AppState: appState,
+	}
+	if err := doc.ValidateAndComplete(); err != nil {
+		return err
+	}
+	if err := doc.SaveAs(cc.GenesisFile()); err != nil {
+		return err
+	}
+	cfg := DefaultConfig()
+	if opts.Dev {
+		cfg.JSONRPC.WSAddress = "127.0.0.1:8546"
+		cfg.JSONRPC.API = Namespaces()
+	}
+	return WriteConfig(opts.Home, cfg)
+}
+
+// tuneDev sets consensus for a single local validator: no wait after a
+// commit, a block as soon as the mempool has a tx, an empty block every
+// interval (none if 0), short timeouts so a restart after a crash
+// mid-height resumes quickly, and a mempool sized for load tests.
+func tuneDev(cc *cmtcfg.Config, interval time.Duration) {
+	cc.Consensus.TimeoutPropose = 500 * time.Millisecond
+	cc.Consensus.TimeoutProposeDelta = 100 * time.Millisecond
+	cc.Consensus.TimeoutPrevote = 100 * time.Millisecond
+	cc.Consensus.TimeoutPrevoteDelta = 100 * time.Millisecond
+	cc.Consensus.TimeoutPrecommit = 100 * time.Millisecond
+	cc.Consensus.TimeoutPrecommitDelta = 100 * time.Millisecond
+	cc.Consensus.TimeoutCommit = 0
+	cc.Consensus.SkipTimeoutCommit = true
+	cc.Consensus.CreateEmptyBlocks = interval > 0
+	cc.Consensus.CreateEmptyBlocksInterval = interval
+	cc.Consensus.PeerGossipSleepDuration = 10 * time.Millisecond
+	cc.Mempool.Size = 50_000
+	cc.Mempool.CacheSize = 100_000
+	cc.P2P.ListenAddress = "tcp://127.0.0.1:26656"
+	cc.RPC.ListenAddress = "tcp://127.0.0.1:26657"
+}
+
+// FundAll gives every address the same balance.
+func FundAll(addrs []common.Address, balance *big.Int) types.GenesisAlloc {
+	alloc := make(types.GenesisAlloc, len(addrs))
+	for _, a := range addrs {
+		alloc[a] = types.Account{Balance: new(big.Int).Set(balance)}
+	}
+	return alloc
+}
+
+// errNotInitialized is returned when a command needs an initialized home.
+var errNotInitialized = errors.New("home is not initialized: run `emberd init` first (or `emberd dev --home DIR`)")

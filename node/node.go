@@ -1,0 +1,235 @@
+// Package node starts and stops everything one emberd process runs: the
+// store, the ABCI application, CometBFT in-process (consensus, p2p, mempool,
+// block store, its RPC) and Ember's JSON-RPC server.
+package node
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	cmtcfg "github.com/cometbft/cometbft/config"
+	cmtnode "github.com/cometbft/cometbft/node"
+	"github.com/cometbft/cometbft/p2p"
+	"github.com/cometbft/cometbft/privval"
+	"github.com/cometbft/cometbft/proxy"
+	cmttypes "github.com/cometbft/cometbft/types"
+	"github.com/spf13/viper"
+
+	"github.com/emberchain/ember/app"
+	"github.com/emberchain/ember/rpc"
+	"github.com/emberchain/ember/rpc/eth"
+	"github.com/emberchain/ember/rpc/netapi"
+	"github.com/emberchain/ember/rpc/web3"
+	"github.com/emberchain/ember/store"
+	"github.com/emberchain/ember/txpool"
+)
+
+// Overrides are command-line settings that take precedence over the files.
+// Empty / nil fields leave the file's value.
+type Overrides struct {
+	JSONRPCEnable    *bool
+	JSONRPCAddress   string
+	JSONRPCWSAddress string
+	JSONRPCAPI       []string
+	RPCLaddr         string // CometBFT RPC
+	P2PLaddr         string
+	LogLevel         string
+}
+
+// Node is one running emberd.
+type Node struct {
+	home    string
+	cfg     Config
+	cmtCfg  *cmtcfg.Config
+	genesis *cmttypes.GenesisDoc
+	state   *app.AppState
+	log     *slog.Logger
+
+	store *store.Store
+	pool  *txpool.Pool
+	app   *app.App
+	cmt   *cmtnode.Node
+	rpc   *rpc.Server
+}
+
+// New loads the home's configuration and genesis and opens the store.
+func New(home string, ov Overrides) (*Node, error) {
+	if !Initialized(home) {
+		return nil, fmt.Errorf("%s: %w", home, errNotInitialized)
+	}
+	cfg, err := LoadConfig(home)
+	if err != nil {
+		return nil, err
+	}
+	cmtCfg, err := loadCometConfig(home)
+	if err != nil {
+		return nil, err
+	}
+	ov.apply(&cfg, cmtCfg)
+	log, err := NewLogger(os.Stderr, cfg.Log.Level, cfg.Log.Format)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := cmttypes.GenesisDocFromFile(cmtCfg.GenesisFile())
+	if err != nil {
+		return nil, err
+	}
+	appState, err := app.ParseAppState(doc.AppState, doc.ChainID)
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Open(filepath.Join(home, "data", "ember"), appState.EVM.Config, store.Options{CacheMB: cfg.Store.CacheMB, TrieCacheMB: cfg.Store.TrieCacheMB})
+	if err != nil {
+		return nil, err
+	}
+	pool := txpool.New()
+	n := &Node{
+		home: home, cfg: cfg, cmtCfg: cmtCfg, genesis: doc, state: appState, log: log,
+		store: st, pool: pool,
+		app: app.New(st, pool, appState, log.With("module", "app")),
+	}
+	return n, nil
+}
+
+func (ov Overrides) apply(cfg *Config, cc *cmtcfg.Config) {
+	if ov.JSONRPCEnable != nil {
+		cfg.JSONRPC.Enable = *ov.JSONRPCEnable
+	}
+	if ov.JSONRPCAddress != "" {
+		cfg.JSONRPC.Address = ov.JSONRPCAddress
+	}
+	if ov.JSONRPCWSAddress != "" {
+		cfg.JSONRPC.WSAddress = ov.JSONRPCWSAddress
+	}
+	if ov.JSONRPCAPI != nil {
+		cfg.JSONRPC.API = ov.JSONRPCAPI
+	}
+	if ov.RPCLaddr != "" {
+		cc.RPC.ListenAddress = ov.RPCLaddr
+	}
+	if ov.P2PLaddr != "" {
+		cc.P2P.ListenAddress = ov.P2PLaddr
+	}
+	if ov.LogLevel != "" {
+		cfg.Log.Level = ov.LogLevel
+	}
+}
+
+// loadCometConfig reads config.toml the way CometBFT's own command does.
+func loadCometConfig(home string) (*cmtcfg.Config, error) {
+	v := viper.New()
+	v.SetConfigFile(filepath.Join(home, "config", "config.toml"))
+	if err := v.ReadInConfig(); err != nil {
+		return nil, fmt.Errorf("read CometBFT config: %w", err)
+	}
+	cc := cmtcfg.DefaultConfig()
+	if err := v.Unmarshal(cc); err != nil {
+		return nil, fmt.Errorf("parse CometBFT config: %w", err)
+	}
+	cc.SetRoot(home)
+	if err := cc.ValidateBasic(); err != nil {
+		return nil, fmt.Errorf("CometBFT config: %w", err)
+	}
+	return cc, nil
+}
+
+// Start runs CometBFT (which replays any blocks the store lacks) and then
+// the JSON-RPC server.
+func (n *Node) Start() error {
+	cmtLog, err := newCometLogger(n.log, n.cfg.Log.CometBFTLevel)
+	if err != nil {
+		return err
+	}
+	nodeKey, err := p2p.LoadNodeKey(n.cmtCfg.NodeKeyFile())
+	if err != nil {
+		return fmt.Errorf("load node key: %w", err)
+	}
+	pv := privval.LoadFilePV(n.cmtCfg.PrivValidatorKeyFile(), n.cmtCfg.PrivValidatorStateFile())
+	cmt, err := cmtnode.NewNode(n.cmtCfg, pv, nodeKey,
+		proxy.NewLocalClientCreator(n.app),
+		func() (*cmttypes.GenesisDoc, error) { return n.genesis, nil },
+		cmtcfg.DefaultDBProvider,
+		cmtnode.DefaultMetricsProvider(n.cmtCfg.Instrumentation),
+		cmtLog,
+	)
+	if err != nil {
+		return fmt.Errorf("create CometBFT node: %w", err)
+	}
+	if err := cmt.Start(); err != nil {
+		return fmt.Errorf("start CometBFT: %w", err)
+	}
+	n.cmt = cmt
+	if n.cfg.JSONRPC.Enable {
+		if err := n.startRPC(); err != nil {
+			n.Stop()
+			return err
+		}
+	}
+	head := n.store.Head()
+	n.log.Info("node started", "chain", n.genesis.ChainID, "height", head.Number, "hash", head.Hash(),
+		"cometbft_rpc", n.cmtCfg.RPC.ListenAddress)
+	return nil
+}
+
+// Namespaces lists every JSON-RPC namespace the node serves.
+func Namespaces() []string { return []string{"eth", "net", "web3"} }
+
+func (n *Node) startRPC() error {
+	b := &backend{n: n}
+	c := n.cfg.JSONRPC
+	namespaces := []rpc.Namespace{
+		{Name: "eth", Service: eth.NewAPI(b, eth.Config{
+			GasCap: c.GasCap, EVMTimeout: c.EVMTimeout.Std(), TxFeeCap: c.TxFeeCap,
+			AllowUnprotectedTxs: c.AllowUnprotectedTxs,
+		})},
+		{Name: "net", Service: netapi.NewAPI(b, n.state.EVM.Config.ChainID)},
+		{Name: "web3", Service: web3.NewAPI(app.Version)},
+	}
+	srv, err := rpc.NewServer(c, namespaces, n.log.With("module", "json-rpc"))
+	if err != nil {
+		return err
+	}
+	if err := srv.Start(); err != nil {
+		return err
+	}
+	n.rpc = srv
+	return nil
+}
+
+// Stop shuts down the JSON-RPC server, CometBFT and the store, in that order.
+func (n *Node) Stop() {
+	if n.rpc != nil {
+		n.rpc.Stop()
+	}
+	if n.cmt != nil && n.cmt.IsRunning() {
+		if err := n.cmt.Stop(); err != nil {
+			n.log.Error("stop CometBFT", "err", err)
+		}
+		n.cmt.Wait()
+	}
+	if err := n.store.Close(); err != nil {
+		n.log.Error("close store", "err", err)
+	}
+}
+
+// JSONRPCAddr is the bound JSON-RPC HTTP address, or "" when disabled.
+func (n *Node) JSONRPCAddr() string {
+	if n.rpc == nil {
+		return ""
+	}
+	return n.rpc.Addr("http").String()
+}
+
+// Genesis is the CometBFT genesis document.
+func (n *Node) Genesis() *cmttypes.GenesisDoc { return n.genesis }
+
+// AppState is the parsed genesis app state.
+func (n *Node) AppState() *app.AppState { return n.state }
+
+// CometConfig is the effective CometBFT configuration.
+func (n *Node) CometConfig() *cmtcfg.Config { return n.cmtCfg }
+
+// Config is the effective Ember configuration.
+func (n *Node) Config() Config { return n.cfg }

@@ -1,0 +1,71 @@
+// Package rpc serves the Ethereum JSON-RPC over HTTP and WebSocket with
+// go-ethereum's rpc server. The namespaces themselves live in sub-packages
+// (rpc/eth, rpc/netapi, rpc/web3); this package owns transport, limits and
+// which namespaces are enabled.
+package rpc
+
+import (
+	"time"
+)
+
+// Config is the [json-rpc] section of app.toml.
+type Config struct {
+	Enable    bool     `toml:"enable"`     // serve JSON-RPC at all
+	Address   string   `toml:"address"`    // HTTP listen address (WebSocket upgrades are accepted here too)
+	WSAddress string   `toml:"ws-address"` // dedicated WebSocket listen address; empty = none
+	API       []string `toml:"api"`        // enabled namespaces
+
+	GasCap     uint64   `toml:"gas-cap"`     // gas limit cap for eth_call / eth_estimateGas; 0 = none
+	EVMTimeout Duration `toml:"evm-timeout"` // time limit of one eth_call; 0 = none
+	TxFeeCap   float64  `toml:"txfee-cap"`   // max fee (ether) of a tx sent through RPC; 0 = none
+
+	AllowUnprotectedTxs bool `toml:"allow-unprotected-txs"` // accept legacy txs without EIP-155 replay protection
+
+	HTTPTimeout        Duration `toml:"http-timeout"`         // read/write timeout of one HTTP request
+	HTTPIdleTimeout    Duration `toml:"http-idle-timeout"`    // keep-alive idle timeout
+	MaxOpenConnections int      `toml:"max-open-connections"` // concurrent connections per listener; 0 = unlimited
+
+	MaxBodySize          int `toml:"max-body-size"`           // bytes of one HTTP request body
+	BatchRequestLimit    int `toml:"batch-request-limit"`     // requests in one batch
+	BatchResponseMaxSize int `toml:"batch-response-max-size"` // bytes of one batch response
+
+	CORSOrigins []string `toml:"cors-origins"` // allowed HTTP CORS origins
+	WSOrigins   []string `toml:"ws-origins"`   // allowed WebSocket origins
+}
+
+// DefaultConfig is what `emberd init` writes. Addresses follow the spec:
+// HTTP on 127.0.0.1:8545, WebSocket on 0.0.0.0:8546.
+func DefaultConfig() Config {
+	return Config{
+		Enable:               true,
+		Address:              "127.0.0.1:8545",
+		WSAddress:            "0.0.0.0:8546",
+		API:                  []string{"eth", "net", "web3"},
+		GasCap:               50_000_000,
+		EVMTimeout:           Duration(5 * time.Second),
+		TxFeeCap:             1,
+		HTTPTimeout:          Duration(30 * time.Second),
+		HTTPIdleTimeout:      Duration(120 * time.Second),
+		MaxBodySize:          5 * 1024 * 1024,
+		BatchRequestLimit:    1000,
+		BatchResponseMaxSize: 25 * 1024 * 1024,
+		CORSOrigins:          []string{"*"},
+		WSOrigins:            []string{"*"},
+	}
+}
+
+// Duration is a time.Duration written as a string ("5s") in TOML.
+type Duration time.Duration
+
+// UnmarshalText parses "5s", "1m30s", ...
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	*d = Duration(v)
+	return err
+}
+
+// MarshalText writes the duration as Go formats it.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
+
+// Std is the time.Duration.
+func (d Duration) Std() time.Duration { return time.Duration(d) }

@@ -1,0 +1,318 @@
+package eth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/state"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/core/vm"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/emberchain/ember/evm"
+)
+
+// API is the eth namespace.
+type API struct {
+	b   Backend
+	cfg Config
+}
+
+// NewAPI returns the eth namespace over b.
+func NewAPI(b Backend, cfg Config) *API {
+	if cfg.SuggestedTip == nil {
+		cfg.SuggestedTip = big.NewInt(params.GWei)
+	}
+	return &API{b: b, cfg: cfg}
+}
+
+// ChainId is the EIP-155 chain id (eth_chainId).
+func (api *API) ChainId() *hexutil.Big {
+	return (*hexutil.Big)(api.b.ChainConfig().ChainID)
+}
+
+// BlockNumber is the latest block's number (eth_blockNumber).
+func (api *API) BlockNumber() hexutil.Uint64 {
+	return hexutil.Uint64(api.b.Head().Number.Uint64())
+}
+
+// GasPrice suggests a legacy gas price: the next block's base fee plus the
+// suggested tip.
+func (api *API) GasPrice() *hexutil.Big {
+	return (*hexutil.Big)(new(big.Int).Add(api.b.NextBaseFee(), api.cfg.SuggestedTip))
+}
+
+// MaxPriorityFeePerGas suggests a priority fee for EIP-1559 transactions.
+func (api *API) MaxPriorityFeePerGas() *hexutil.Big {
+	return (*hexutil.Big)(new(big.Int).Set(api.cfg.SuggestedTip))
+}
+
+// headerOf resolves a block number or hash to a header. Tags resolve to the
+// latest block (blocks are final as soon as CometBFT commits them).
+func (api *API) headerOf(bnh rpc.BlockNumberOrHash) (*types.Header, error) {
+	if hash, ok := bnh.Hash(); ok {
+		h := api.b.HeaderByHash(hash)
+		if h == nil {
+			return nil, fmt.Errorf("header for hash %s not found", hash.Hex())
+		}
+		if bnh.RequireCanonical {
+			if c := api.b.HeaderByNumber(h.Number.Uint64()); c == nil || c.Hash() != hash {
+				return nil, fmt.Errorf("hash %s is not currently canonical", hash.Hex())
+			}
+		}
+		return h, nil
+	}
+	number, _ := bnh.Number()
+	h := api.headerByNumber(number)
+	if h == nil {
+		return nil, errHeaderNotFound
+	}
+	return h, nil
+}
+
+// headerByNumber resolves a block number or tag, or returns nil.
+func (api *API) headerByNumber(number rpc.BlockNumber) *types.Header {
+	switch number {
+	case rpc.LatestBlockNumber, rpc.PendingBlockNumber, rpc.SafeBlockNumber, rpc.FinalizedBlockNumber:
+		return api.b.Head()
+	case rpc.EarliestBlockNumber:
+		return api.b.HeaderByNumber(0)
+	}
+	if number < 0 {
+		return nil
+	}
+	return api.b.HeaderByNumber(uint64(number))
+}
+
+// stateAt opens the state after the given block.
+func (api *API) stateAt(bnh rpc.BlockNumberOrHash) (*state.StateDB, *types.Header, error) {
+	h, err := api.headerOf(bnh)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := api.b.StateAt(h.Root)
+	if err != nil {
+		return nil, nil, fmt.Errorf("state of block %d is not available: %w", h.Number, err)
+	}
+	return st, h, nil
+}
+
+// GetBalance is the balance of address in wei at the given block.
+func (api *API) GetBalance(address common.Address, bnh rpc.BlockNumberOrHash) (*hexutil.Big, error) {
+	st, _, err := api.stateAt(bnh)
+	if err != nil {
+		return nil, err
+	}
+	return (*hexutil.Big)(st.GetBalance(address).ToBig()), nil
+}
+
+// GetTransactionCount is the nonce of address at the given block; with
+// "pending", the next nonce counting the txs waiting in the pool.
+func (api *API) GetTransactionCount(address common.Address, bnh rpc.BlockNumberOrHash) (*hexutil.Uint64, error) {
+	st, _, err := api.stateAt(bnh)
+	if err != nil {
+		return nil, err
+	}
+	nonce := st.GetNonce(address)
+	if n, ok := bnh.Number(); ok && n == rpc.PendingBlockNumber {
+		nonce = api.b.PendingNonce(address, nonce)
+	}
+	return (*hexutil.Uint64)(&nonce), nil
+}
+
+// GetCode is the code at address at the given block.
+func (api *API) GetCode(address common.Address, bnh rpc.BlockNumberOrHash) (hexutil.Bytes, error) {
+	st, _, err := api.stateAt(bnh)
+	if err != nil {
+		return nil, err
+	}
+	return st.GetCode(address), nil
+}
+
+// GetStorageAt is the storage slot of address at the given block.
+func (api *API) GetStorageAt(address common.Address, slot string, bnh rpc.BlockNumberOrHash) (hexutil.Bytes, error) {
+	key, err := decodeStorageKey(slot)
+	if err != nil {
+		return nil, invalidParams("invalid storage key %q: %v", slot, err)
+	}
+	st, _, err := api.stateAt(bnh)
+	if err != nil {
+		return nil, err
+	}
+	v := st.GetState(address, key)
+	return v[:], nil
+}
+
+// decodeStorageKey accepts a 0x-prefixed hex slot of at most 32 bytes.
+func decodeStorageKey(s string) (common.Hash, error) {
+	b, err := hexutil.Decode(s)
+	if err != nil {
+		// Allow odd-length quantities such as "0x0", as geth does.
+		v, qerr := hexutil.DecodeBig(s)
+		if qerr != nil {
+			return common.Hash{}, err
+		}
+		b = v.Bytes()
+	}
+	if len(b) > 32 {
+		return common.Hash{}, errors.New("longer than 32 bytes")
+	}
+	return common.BytesToHash(b), nil
+}
+
+// GetBlockByNumber returns a block with tx hashes or full txs; null when the
+// chain has no such block.
+func (api *API) GetBlockByNumber(number rpc.BlockNumber, fullTx bool) (map[string]any, error) {
+	h := api.headerByNumber(number)
+	if h == nil {
+		return nil, nil
+	}
+	return api.marshalBlockAt(h.Hash(), fullTx), nil
+}
+
+// GetBlockByHash returns a block with tx hashes or full txs; null when
+// unknown.
+func (api *API) GetBlockByHash(hash common.Hash, fullTx bool) (map[string]any, error) {
+	return api.marshalBlockAt(hash, fullTx), nil
+}
+
+func (api *API) marshalBlockAt(hash common.Hash, fullTx bool) map[string]any {
+	block := api.b.BlockByHash(hash)
+	if block == nil {
+		return nil
+	}
+	return marshalBlock(block, fullTx, api.b.ChainConfig())
+}
+
+// GetTransactionByHash returns a mined or pending transaction, or null.
+func (api *API) GetTransactionByHash(hash common.Hash) *RPCTransaction {
+	if tx, loc := api.b.Transaction(hash); tx != nil {
+		h := api.b.GetHeader(loc.BlockHash, loc.BlockNumber)
+		if h == nil {
+			return nil
+		}
+		return newRPCTransaction(tx, loc.BlockHash, loc.BlockNumber, h.Time, loc.Index, h.BaseFee, api.b.ChainConfig())
+	}
+	if tx := api.b.PendingTransaction(hash); tx != nil {
+		head := api.b.Head()
+		return newRPCTransaction(tx, common.Hash{}, head.Number.Uint64(), head.Time, 0, nil, api.b.ChainConfig())
+	}
+	return nil
+}
+
+// GetTransactionReceipt returns the receipt of a mined transaction, or null.
+func (api *API) GetTransactionReceipt(hash common.Hash) (map[string]any, error) {
+	tx, loc := api.b.Transaction(hash)
+	if tx == nil {
+		return nil, nil
+	}
+	h := api.b.GetHeader(loc.BlockHash, loc.BlockNumber)
+	if h == nil {
+		return nil, nil
+	}
+	receipts := api.b.Receipts(h)
+	if uint64(len(receipts)) <= loc.Index {
+		return nil, fmt.Errorf("receipt of %s missing from block %d", hash.Hex(), loc.BlockNumber)
+	}
+	signer := types.MakeSigner(api.b.ChainConfig(), h.Number, h.Time)
+	return marshalReceipt(receipts[loc.Index], tx, signer), nil
+}
+
+// SendRawTransaction submits a signed transaction and returns its hash once
+// CheckTx has accepted it into the mempool.
+func (api *API) SendRawTransaction(ctx context.Context, input hexutil.Bytes) (common.Hash, error) {
+	tx := new(types.Transaction)
+	if err := tx.UnmarshalBinary(input); err != nil {
+		return common.Hash{}, err
+	}
+	if !api.cfg.AllowUnprotectedTxs && !tx.Protected() {
+		return common.Hash{}, errors.New("only replay-protected (EIP-155) transactions allowed over RPC")
+	}
+	if err := checkTxFee(tx.GasPrice(), tx.Gas(), api.cfg.TxFeeCap); err != nil {
+		return common.Hash{}, err
+	}
+	if err := api.b.SendTransaction(ctx, input); err != nil {
+		return common.Hash{}, err
+	}
+	return tx.Hash(), nil
+}
+
+// checkTxFee refuses a tx whose worst-case fee exceeds the cap (in ether),
+// with geth's message.
+func checkTxFee(gasPrice *big.Int, gas uint64, capEther float64) error {
+	if capEther == 0 {
+		return nil
+	}
+	feeEth := new(big.Float).Quo(new(big.Float).SetInt(new(big.Int).Mul(gasPrice, new(big.Int).SetUint64(gas))), new(big.Float).SetInt(big.NewInt(params.Ether)))
+	feeFloat, _ := feeEth.Float64()
+	if feeFloat > capEther {
+		return fmt.Errorf("tx fee (%.2f ether) exceeds the configured cap (%.2f ether)", feeFloat, capEther)
+	}
+	return nil
+}
+
+// Call executes a message call on the state of the given block (default
+// latest) without creating a transaction.
+func (api *API) Call(ctx context.Context, args TransactionArgs, bnh *rpc.BlockNumberOrHash) (hexutil.Bytes, error) {
+	result, err := api.doCall(ctx, args, bnh)
+	if err != nil {
+		return nil, err
+	}
+	if errors.Is(result.Err, vm.ErrExecutionReverted) || len(result.Revert()) > 0 {
+		return nil, newRevertError(result.Revert())
+	}
+	return result.Return(), result.Err
+}
+
+func (api *API) doCall(ctx context.Context, args TransactionArgs, bnh *rpc.BlockNumberOrHash) (*core.ExecutionResult, error) {
+	st, header, err := api.stateAt(orLatest(bnh))
+	if err != nil {
+		return nil, err
+	}
+	msg, err := args.toMessage(header.BaseFee, api.cfg.GasCap)
+	if err != nil {
+		return nil, err
+	}
+	result, err := evm.Call(ctx, api.b.ChainConfig(), header, api.b, st, msg, api.cfg.EVMTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("err: %w (supplied gas %d)", err, msg.GasLimit)
+	}
+	return result, nil
+}
+
+// EstimateGas returns the lowest gas limit with which the call succeeds,
+// using geth's estimator on the given block's state (default latest).
+func (api *API) EstimateGas(ctx context.Context, args TransactionArgs, bnh *rpc.BlockNumberOrHash) (hexutil.Uint64, error) {
+	st, header, err := api.stateAt(orLatest(bnh))
+	if err != nil {
+		return 0, err
+	}
+	msg, err := args.toMessage(header.BaseFee, api.cfg.GasCap)
+	if err != nil {
+		return 0, err
+	}
+	if args.Gas == nil {
+		msg.GasLimit = 0 // let the estimator search up to the block gas limit
+	}
+	gas, revert, err := evm.Estimate(ctx, api.b.ChainConfig(), header, api.b, st, msg, api.cfg.GasCap)
+	if err != nil {
+		if len(revert) > 0 {
+			return 0, newRevertError(revert)
+		}
+		return 0, err
+	}
+	return hexutil.Uint64(gas), nil
+}
+
+func orLatest(bnh *rpc.BlockNumberOrHash) rpc.BlockNumberOrHash {
+	if bnh == nil {
+		return rpc.BlockNumberOrHashWithNumber(rpc.LatestBlockNumber)
+	}
+	return *bnh
+}

@@ -1,0 +1,55 @@
+// Package eth implements the eth_ JSON-RPC namespace. Every method reads the
+// chain through the narrow Backend interface, implemented by the node, so the
+// API can be tested without one.
+package eth
+
+import (
+	"context"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/state"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/params"
+
+	"github.com/emberchain/ember/store"
+)
+
+// Backend is what the eth namespace needs from the node.
+type Backend interface {
+	ChainConfig() *params.ChainConfig
+
+	// Head is the latest durable block: "latest", "safe", "finalized" and
+	// "pending" all resolve to it, since CometBFT blocks are final at once.
+	Head() *types.Header
+	HeaderByNumber(number uint64) *types.Header
+	HeaderByHash(hash common.Hash) *types.Header
+	GetHeader(hash common.Hash, number uint64) *types.Header
+	BlockByNumber(number uint64) *types.Block
+	BlockByHash(hash common.Hash) *types.Block
+	Receipts(header *types.Header) types.Receipts
+	Transaction(hash common.Hash) (*types.Transaction, store.TxLocation)
+	StateAt(root common.Hash) (*state.StateDB, error)
+
+	// PendingTransaction returns a tx waiting in the pool.
+	PendingTransaction(hash common.Hash) *types.Transaction
+	// PendingNonce is the next nonce of addr counting pooled txs.
+	PendingNonce(addr common.Address, stateNonce uint64) uint64
+	// NextBaseFee is the base fee of the next block.
+	NextBaseFee() *big.Int
+	// SendTransaction hands raw tx bytes to the mempool and reports CheckTx's
+	// verdict.
+	SendTransaction(ctx context.Context, raw []byte) error
+}
+
+// Config bounds what one request may cost.
+type Config struct {
+	GasCap              uint64        // gas limit cap for calls; 0 = none
+	EVMTimeout          time.Duration // time limit of one call; 0 = none
+	TxFeeCap            float64       // ether; 0 = none
+	AllowUnprotectedTxs bool
+	// SuggestedTip is the priority fee suggested to wallets (eth_gasPrice is
+	// the next base fee plus this).
+	SuggestedTip *big.Int
+}

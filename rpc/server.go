@@ -1,0 +1,153 @@
+package rpc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+
+	gethrpc "github.com/ethereum/go-ethereum/rpc"
+	"github.com/rs/cors"
+	"golang.org/x/net/netutil"
+)
+
+// Namespace is one JSON-RPC namespace and the receiver of its methods.
+type Namespace struct {
+	Name    string
+	Service any
+}
+
+// Server serves the enabled namespaces over HTTP and WebSocket.
+type Server struct {
+	cfg  Config
+	rpc  *gethrpc.Server
+	log  *slog.Logger
+	mu   sync.Mutex
+	srvs []*http.Server
+	addr map[string]net.Addr // "http", "ws" -> bound address
+}
+
+// NewServer registers the namespaces enabled in cfg.API; the others answer
+// "method not found" (-32601) as unknown methods do.
+func NewServer(cfg Config, namespaces []Namespace, log *slog.Logger) (*Server, error) {
+	srv := gethrpc.NewServer()
+	srv.SetBatchLimits(cfg.BatchRequestLimit, cfg.BatchResponseMaxSize)
+	if cfg.MaxBodySize > 0 {
+		srv.SetHTTPBodyLimit(cfg.MaxBodySize)
+	}
+	known := make(map[string]bool)
+	for _, ns := range namespaces {
+		known[ns.Name] = true
+		if !slices.Contains(cfg.API, ns.Name) {
+			continue
+		}
+		if err := srv.RegisterName(ns.Name, ns.Service); err != nil {
+			return nil, fmt.Errorf("register namespace %s: %w", ns.Name, err)
+		}
+	}
+	for _, name := range cfg.API {
+		if !known[name] {
+			return nil, fmt.Errorf("unknown JSON-RPC namespace %q in api list (have %s)", name, strings.Join(names(namespaces), ","))
+		}
+	}
+	return &Server{cfg: cfg, rpc: srv, log: log, addr: make(map[string]net.Addr)}, nil
+}
+
+func names(nss []Namespace) []string {
+	out := make([]string, len(nss))
+	for i, ns := range nss {
+		out[i] = ns.Name
+	}
+	return out
+}
+
+// Start binds the listeners and serves in the background.
+func (s *Server) Start() error {
+	ws := s.rpc.WebsocketHandler(s.cfg.WSOrigins)
+	httpHandler := cors.New(cors.Options{
+		AllowedOrigins: s.cfg.CORSOrigins,
+		AllowedMethods: []string{http.MethodPost, http.MethodGet},
+		AllowedHeaders: []string{"*"},
+		MaxAge:         600,
+	}).Handler(s.rpc)
+	// The HTTP port also takes WebSocket upgrades, as geth's does.
+	both := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if isWebsocket(r) {
+			ws.ServeHTTP(w, r)
+			return
+		}
+		httpHandler.ServeHTTP(w, r)
+	})
+	if err := s.listen("http", s.cfg.Address, both); err != nil {
+		return err
+	}
+	if s.cfg.WSAddress != "" && s.cfg.WSAddress != s.cfg.Address {
+		if err := s.listen("ws", s.cfg.WSAddress, ws); err != nil {
+			s.Stop()
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Server) listen(kind, addr string, h http.Handler) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("JSON-RPC %s listener on %s: %w", kind, addr, err)
+	}
+	if s.cfg.MaxOpenConnections > 0 {
+		ln = netutil.LimitListener(ln, s.cfg.MaxOpenConnections)
+	}
+	srv := &http.Server{
+		Handler:     h,
+		IdleTimeout: s.cfg.HTTPIdleTimeout.Std(),
+	}
+	if kind == "http" {
+		// WebSocket connections are long-lived: no read/write deadline there.
+		srv.ReadHeaderTimeout = s.cfg.HTTPTimeout.Std()
+	}
+	s.mu.Lock()
+	s.srvs = append(s.srvs, srv)
+	s.addr[kind] = ln.Addr()
+	s.mu.Unlock()
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error("JSON-RPC server stopped", "kind", kind, "addr", addr, "err", err)
+		}
+	}()
+	s.log.Info("JSON-RPC listening", "kind", kind, "addr", ln.Addr().String())
+	return nil
+}
+
+// Addr returns the bound address of the "http" or "ws" listener.
+func (s *Server) Addr(kind string) net.Addr {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addr[kind]
+}
+
+// Stop closes the listeners and every open connection, then the RPC server
+// (which ends all subscriptions).
+func (s *Server) Stop() {
+	s.mu.Lock()
+	srvs := s.srvs
+	s.srvs = nil
+	s.mu.Unlock()
+	for _, srv := range srvs {
+		ctx, cancel := context.WithTimeout(context.Background(), 0)
+		_ = srv.Shutdown(ctx)
+		cancel()
+		_ = srv.Close()
+	}
+	s.rpc.Stop()
+}
+
+func isWebsocket(r *http.Request) bool {
+	return strings.EqualFold(r.Header.Get("Upgrade"), "websocket") &&
+		strings.Contains(strings.ToLower(r.Header.Get("Connection")), "upgrade")
+}

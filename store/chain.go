@@ -1,0 +1,130 @@
+package store
+
+import (
+	"encoding/binary"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/rawdb"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/ethdb"
+)
+
+// GetHeader returns the header with the given hash and number, or nil. It
+// implements the header lookup BLOCKHASH needs.
+func (s *Store) GetHeader(hash common.Hash, number uint64) *types.Header {
+	if h, ok := s.headers.Get(hash); ok {
+		return h
+	}
+	h := rawdb.ReadHeader(s.db, hash, number)
+	if h != nil {
+		s.headers.Add(hash, h)
+	}
+	return h
+}
+
+// HeaderByNumber returns the canonical header at number, or nil when the
+// chain is not that long yet.
+func (s *Store) HeaderByNumber(number uint64) *types.Header {
+	if head := s.Head(); head == nil || number > head.Number.Uint64() {
+		return nil
+	}
+	hash := rawdb.ReadCanonicalHash(s.db, number)
+	if hash == (common.Hash{}) {
+		return nil
+	}
+	return s.GetHeader(hash, number)
+}
+
+// HeaderByHash returns the header with the given hash, or nil.
+func (s *Store) HeaderByHash(hash common.Hash) *types.Header {
+	if h, ok := s.headers.Get(hash); ok {
+		return h
+	}
+	number, ok := rawdb.ReadHeaderNumber(s.db, hash)
+	if !ok {
+		return nil
+	}
+	return s.GetHeader(hash, number)
+}
+
+// BlockByNumber returns the canonical block at number, or nil.
+func (s *Store) BlockByNumber(number uint64) *types.Block {
+	h := s.HeaderByNumber(number)
+	if h == nil {
+		return nil
+	}
+	return rawdb.ReadBlock(s.db, h.Hash(), number)
+}
+
+// BlockByHash returns the block with the given hash, or nil.
+func (s *Store) BlockByHash(hash common.Hash) *types.Block {
+	number, ok := rawdb.ReadHeaderNumber(s.db, hash)
+	if !ok {
+		return nil
+	}
+	return rawdb.ReadBlock(s.db, hash, number)
+}
+
+// Receipts returns the receipts of a block with every derived field (block
+// hash, tx hash, effective gas price, log positions) filled in.
+func (s *Store) Receipts(header *types.Header) types.Receipts {
+	return rawdb.ReadReceipts(s.db, header.Hash(), header.Number.Uint64(), header.Time, s.config)
+}
+
+// TxLocation is where a transaction sits in the chain.
+type TxLocation struct {
+	BlockHash   common.Hash
+	BlockNumber uint64
+	Index       uint64
+}
+
+// Transaction returns an included transaction and its position, or nil.
+func (s *Store) Transaction(hash common.Hash) (*types.Transaction, TxLocation) {
+	tx, blockHash, number, index := rawdb.ReadCanonicalTransaction(s.db, hash)
+	if tx == nil {
+		return nil, TxLocation{}
+	}
+	// A lookup entry can point past the durable head after a crash between
+	// writes; only report what the head covers.
+	if head := s.Head(); head == nil || number > head.Number.Uint64() {
+		return nil, TxLocation{}
+	}
+	return tx, TxLocation{BlockHash: blockHash, BlockNumber: number, Index: index}
+}
+
+// Ember's own keys, beside go-ethereum's rawdb schema.
+var (
+	cometHashPrefix   = []byte("ember-cmt-h") // + number (uint64 BE) -> CometBFT block hash
+	cometNumberPrefix = []byte("ember-cmt-n") // + CometBFT block hash -> number (uint64 BE)
+)
+
+func cometHashKey(number uint64) []byte {
+	return binary.BigEndian.AppendUint64(append([]byte{}, cometHashPrefix...), number)
+}
+
+func writeCometHash(w ethdb.KeyValueWriter, number uint64, cometHash []byte) {
+	if len(cometHash) == 0 {
+		return
+	}
+	enc := binary.BigEndian.AppendUint64(nil, number)
+	_ = w.Put(cometHashKey(number), cometHash)
+	_ = w.Put(append(append([]byte{}, cometNumberPrefix...), cometHash...), enc)
+}
+
+// CometHash returns the CometBFT block hash of the EVM block at number.
+func (s *Store) CometHash(number uint64) []byte {
+	v, err := s.db.Get(cometHashKey(number))
+	if err != nil {
+		return nil
+	}
+	return v
+}
+
+// NumberByCometHash returns the block number of a CometBFT block hash.
+func (s *Store) NumberByCometHash(cometHash []byte) (uint64, bool) {
+	v, err := s.db.Get(append(append([]byte{}, cometNumberPrefix...), cometHash...))
+	if err != nil || len(v) != 8 {
+		return 0, false
+	}
+	return binary.BigEndian.Uint64(v), true
+}

@@ -1,0 +1,151 @@
+// Package store is the node's own database: one Pebble instance holding the
+// state trie (go-ethereum's hash-based trie database, every block's state
+// kept), the chain data in go-ethereum's rawdb schema (headers, bodies,
+// receipts, tx lookups, canonical hashes) and Ember's own keys (the
+// CometBFT ↔ EVM block-hash mapping). A block's data is written in one batch
+// after its trie nodes, so the durable head always has its state on disk.
+package store
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/lru"
+	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/rawdb"
+	"github.com/ethereum/go-ethereum/core/state"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/ethdb"
+	"github.com/ethereum/go-ethereum/ethdb/pebble"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/triedb"
+	"github.com/ethereum/go-ethereum/triedb/hashdb"
+)
+
+// Options sizes the store's caches.
+type Options struct {
+	CacheMB     int // Pebble block cache
+	TrieCacheMB int // clean trie node cache
+}
+
+// DefaultOptions suit a development node.
+var DefaultOptions = Options{CacheMB: 256, TrieCacheMB: 128}
+
+// Store is the node database. It is safe for concurrent use; blocks are
+// written by one writer (the ABCI application) at a time.
+type Store struct {
+	kv     *pebble.Database
+	db     ethdb.Database
+	trie   *triedb.Database
+	state  state.Database
+	config *params.ChainConfig
+
+	head    atomic.Pointer[types.Header]        // last durable block
+	headers *lru.Cache[common.Hash, *types.Header] // recent headers by hash
+}
+
+// Open opens (creating if needed) the store in dir for the chain described by
+// config.
+func Open(dir string, config *params.ChainConfig, opts Options) (*Store, error) {
+	kv, err := pebble.New(dir, opts.CacheMB, 256, "ember/db/", false)
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", dir, err)
+	}
+	db := rawdb.NewDatabase(kv)
+	tdb := triedb.NewDatabase(db, &triedb.Config{HashDB: &hashdb.Config{CleanCacheSize: opts.TrieCacheMB << 20}})
+	s := &Store{
+		kv:      kv,
+		db:      db,
+		trie:    tdb,
+		state:   state.NewMPTDatabase(tdb, state.NewCodeDB(db)),
+		config:  config,
+		headers: lru.NewCache[common.Hash, *types.Header](4096),
+	}
+	if hash := rawdb.ReadHeadBlockHash(db); hash != (common.Hash{}) {
+		num, ok := rawdb.ReadHeaderNumber(db, hash)
+		if !ok {
+			s.Close()
+			return nil, fmt.Errorf("corrupt database: head block %x has no number", hash)
+		}
+		head := rawdb.ReadHeader(db, hash, num)
+		if head == nil {
+			s.Close()
+			return nil, fmt.Errorf("corrupt database: head block %x (#%d) missing", hash, num)
+		}
+		s.head.Store(head)
+	}
+	return s, nil
+}
+
+// Close flushes and closes the database.
+func (s *Store) Close() error {
+	return errors.Join(s.trie.Close(), s.kv.Close())
+}
+
+// Config is the chain configuration the store was opened with.
+func (s *Store) Config() *params.ChainConfig { return s.config }
+
+// Head is the last durable block's header, or nil before genesis.
+func (s *Store) Head() *types.Header { return s.head.Load() }
+
+// InitGenesis writes the genesis block and state. Writing the same genesis
+// again is harmless, which is what CometBFT's handshake may ask after a crash
+// between InitChain and the first commit.
+func (s *Store) InitGenesis(g *core.Genesis) (*types.Block, error) {
+	block, err := g.Commit(s.db, s.trie, nil)
+	if err != nil {
+		return nil, fmt.Errorf("commit genesis: %w", err)
+	}
+	if err := s.kv.SyncKeyValue(); err != nil {
+		return nil, err
+	}
+	s.setHead(block.Header())
+	return block, nil
+}
+
+// CommitBlock makes block durable: first its state trie (which the caller has
+// already committed into the trie database), then in one synced batch its
+// header, body, receipts, tx lookups, CometBFT hash mapping and the new head.
+// A crash between the two leaves the previous head intact.
+func (s *Store) CommitBlock(block *types.Block, receipts types.Receipts, cometHash []byte) error {
+	if err := s.trie.Commit(block.Root(), false); err != nil {
+		return fmt.Errorf("commit state %x of block %d: %w", block.Root(), block.NumberU64(), err)
+	}
+	batch := s.db.NewBatch()
+	hash, number := block.Hash(), block.NumberU64()
+	rawdb.WriteBlock(batch, block)
+	rawdb.WriteReceipts(batch, hash, number, receipts)
+	rawdb.WriteCanonicalHash(batch, hash, number)
+	rawdb.WriteTxLookupEntriesByBlock(batch, block)
+	writeCometHash(batch, number, cometHash)
+	rawdb.WriteHeadHeaderHash(batch, hash)
+	rawdb.WriteHeadBlockHash(batch, hash)
+	if err := batch.Write(); err != nil {
+		return fmt.Errorf("write block %d: %w", number, err)
+	}
+	if err := s.kv.SyncKeyValue(); err != nil {
+		return fmt.Errorf("sync block %d: %w", number, err)
+	}
+	s.setHead(block.Header())
+	return nil
+}
+
+func (s *Store) setHead(h *types.Header) {
+	s.headers.Add(h.Hash(), h)
+	s.head.Store(h)
+}
+
+// StateAt opens the state with the given root for reading or for executing on
+// top of it.
+func (s *Store) StateAt(root common.Hash) (*state.StateDB, error) {
+	return state.New(root, s.state)
+}
+
+// HasState reports whether the state with the given root is on disk or in
+// memory.
+func (s *Store) HasState(root common.Hash) bool {
+	_, err := s.state.Reader(root)
+	return err == nil
+}
