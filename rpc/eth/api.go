@@ -137,9 +137,9 @@ func (api *API) GetCode(address common.Address, bnh rpc.BlockNumberOrHash) (hexu
 
 // GetStorageAt is the storage slot of address at the given block.
 func (api *API) GetStorageAt(address common.Address, slot string, bnh rpc.BlockNumberOrHash) (hexutil.Bytes, error) {
-	key, err := decodeStorageKey(slot)
+	key, _, err := decodeStorageKey(slot)
 	if err != nil {
-		return nil, invalidParams("invalid storage key %q: %v", slot, err)
+		return nil, invalidParams("%v: %q", err, slot)
 	}
 	st, _, err := api.stateAt(bnh)
 	if err != nil {
@@ -147,23 +147,6 @@ func (api *API) GetStorageAt(address common.Address, slot string, bnh rpc.BlockN
 	}
 	v := st.GetState(address, key)
 	return v[:], nil
-}
-
-// decodeStorageKey accepts a 0x-prefixed hex slot of at most 32 bytes.
-func decodeStorageKey(s string) (common.Hash, error) {
-	b, err := hexutil.Decode(s)
-	if err != nil {
-		// Allow odd-length quantities such as "0x0", as geth does.
-		v, qerr := hexutil.DecodeBig(s)
-		if qerr != nil {
-			return common.Hash{}, err
-		}
-		b = v.Bytes()
-	}
-	if len(b) > 32 {
-		return common.Hash{}, errors.New("longer than 32 bytes")
-	}
-	return common.BytesToHash(b), nil
 }
 
 // GetBlockByNumber returns a block with tx hashes or full txs; null when the

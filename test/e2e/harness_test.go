@@ -1,0 +1,256 @@
+// Package e2e drives real emberd processes over loopback with go-ethereum's
+// clients. The binary is built once per run; each test starts its own node(s)
+// on free ports. Run with -short to skip.
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/emberchain/ember/accounts"
+)
+
+var emberdBin string
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if testing.Short() {
+		os.Exit(m.Run())
+	}
+	dir, err := os.MkdirTemp("", "ember-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	emberdBin = filepath.Join(dir, "emberd")
+	build := exec.Command("go", "build", "-o", emberdBin, "github.com/emberchain/ember/cmd/emberd")
+	build.Stdout, build.Stderr = os.Stdout, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build emberd:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// devKeys are the prefunded accounts of `emberd dev`.
+var devKeys = func() []*accounts.Key {
+	keys, err := accounts.DeriveKeys(accounts.TestMnemonic, 10)
+	if err != nil {
+		panic(err)
+	}
+	return keys
+}()
+
+// Node is one emberd process and clients connected to it.
+type Node struct {
+	t        testing.TB
+	Home     string
+	HTTP     string // JSON-RPC http://host:port
+	WS       string // JSON-RPC ws://host:port
+	CometRPC string // CometBFT RPC http://host:port
+	p2p      string
+	extra    []string
+	cmd      *exec.Cmd
+	done     chan struct{}
+	logPath  string
+
+	Eth *ethclient.Client
+	RPC *rpc.Client
+}
+
+// StartDev starts `emberd dev` in a fresh home with extra flags.
+func StartDev(t testing.TB, extra ...string) *Node {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end test: skipped with -short")
+	}
+	n := &Node{
+		t:        t,
+		Home:     t.TempDir(),
+		HTTP:     "127.0.0.1:" + strconv.Itoa(freePort(t)),
+		WS:       "127.0.0.1:" + strconv.Itoa(freePort(t)),
+		CometRPC: "127.0.0.1:" + strconv.Itoa(freePort(t)),
+		p2p:      "127.0.0.1:" + strconv.Itoa(freePort(t)),
+		extra:    extra,
+	}
+	n.logPath = filepath.Join(n.Home, "emberd.log")
+	n.Start("dev")
+	t.Cleanup(func() {
+		n.Stop()
+		if t.Failed() {
+			n.dumpLog()
+		}
+	})
+	return n
+}
+
+func freePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// Start runs `emberd <command> --home` on the node's ports and waits until
+// JSON-RPC answers.
+func (n *Node) Start(command string) {
+	n.t.Helper()
+	args := []string{command, "--home", n.Home,
+		"--json-rpc.address", n.HTTP, "--json-rpc.ws-address", n.WS,
+		"--rpc.laddr", "tcp://" + n.CometRPC, "--p2p.laddr", "tcp://" + n.p2p,
+	}
+	args = append(args, n.extra...)
+	logf, err := os.OpenFile(n.logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		n.t.Fatal(err)
+	}
+	fmt.Fprintf(logf, "\n===== emberd %s\n", strings.Join(args, " "))
+	n.cmd = exec.Command(emberdBin, args...)
+	n.cmd.Stdout, n.cmd.Stderr = logf, logf
+	if err := n.cmd.Start(); err != nil {
+		n.t.Fatal(err)
+	}
+	n.done = make(chan struct{})
+	go func(cmd *exec.Cmd, done chan struct{}) {
+		_ = cmd.Wait()
+		logf.Close()
+		close(done)
+	}(n.cmd, n.done)
+
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		c, err := rpc.Dial("http://" + n.HTTP)
+		if err == nil {
+			var num string
+			if err = c.Call(&num, "eth_blockNumber"); err == nil {
+				n.RPC = c
+				n.Eth = ethclient.NewClient(c)
+				return
+			}
+			c.Close()
+		}
+		select {
+		case <-n.done:
+			n.dumpLog()
+			n.t.Fatalf("emberd exited during start-up")
+		default:
+		}
+		if time.Now().After(deadline) {
+			n.dumpLog()
+			n.t.Fatalf("emberd did not answer JSON-RPC within 60s: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Stop ends the process with SIGTERM (SIGKILL after 20 s).
+func (n *Node) Stop() { n.signal(syscall.SIGTERM, 20*time.Second) }
+
+// Kill ends the process with SIGKILL, as a crash would.
+func (n *Node) Kill() { n.signal(syscall.SIGKILL, 10*time.Second) }
+
+func (n *Node) signal(sig syscall.Signal, grace time.Duration) {
+	if n.cmd == nil || n.cmd.Process == nil {
+		return
+	}
+	if n.RPC != nil {
+		n.RPC.Close()
+		n.RPC, n.Eth = nil, nil
+	}
+	_ = n.cmd.Process.Signal(sig)
+	select {
+	case <-n.done:
+	case <-time.After(grace):
+		_ = n.cmd.Process.Kill()
+		<-n.done
+	}
+	n.cmd = nil
+}
+
+func (n *Node) dumpLog() {
+	b, _ := os.ReadFile(n.logPath)
+	if len(b) > 20000 {
+		b = b[len(b)-20000:]
+	}
+	n.t.Logf("emberd log (%s):\n%s", n.logPath, b)
+}
+
+// ctx is a test-bounded context.
+func ctx(t testing.TB) context.Context {
+	c, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return c
+}
+
+// WaitReceipt polls for a receipt.
+func (n *Node) WaitReceipt(t testing.TB, hash common.Hash) *types.Receipt {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		r, err := n.Eth.TransactionReceipt(context.Background(), hash)
+		if err == nil {
+			return r
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no receipt for %s within 30s", hash.Hex())
+	return nil
+}
+
+// CometGet calls a CometBFT RPC URI endpoint and decodes its result.
+func (n *Node) CometGet(t testing.TB, path string, params url.Values, result any) {
+	t.Helper()
+	resp, err := http.Get("http://" + n.CometRPC + "/" + path + "?" + params.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	var env struct {
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(body, &env); err != nil {
+		t.Fatalf("CometBFT %s: %v: %s", path, err, body)
+	}
+	if len(env.Error) > 0 && !bytes.Equal(env.Error, []byte("null")) {
+		t.Fatalf("CometBFT %s: %s", path, env.Error)
+	}
+	if err := json.Unmarshal(env.Result, result); err != nil {
+		t.Fatalf("CometBFT %s result: %v: %s", path, err, env.Result)
+	}
+}
+
+// gwei is n gwei in wei.
+func gwei(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), big.NewInt(1_000_000_000)) }
+
+// ether is n ether in wei.
+func ether(n int64) *big.Int {
+	return new(big.Int).Mul(big.NewInt(n), big.NewInt(1_000_000_000_000_000_000))
+}
