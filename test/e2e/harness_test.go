@@ -125,7 +125,9 @@ func (n *Node) Start(command string) {
 		"--json-rpc.address", n.HTTP, "--json-rpc.ws-address", n.WS,
 		"--rpc.laddr", "tcp://" + n.CometRPC, "--p2p.laddr", "tcp://" + n.p2p,
 	}
-	args = append(args, n.extra...)
+	if command == "dev" {
+		args = append(args, n.extra...) // dev-only flags, e.g. --empty-block-interval
+	}
 	logf, err := os.OpenFile(n.logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		n.t.Fatal(err)
