@@ -52,8 +52,8 @@ type App struct {
 	log     *slog.Logger
 
 	mu         sync.Mutex
-	checkState *state.StateDB  // state at the durable head, for CheckTx
-	pending    *finalized      // executed by FinalizeBlock, awaiting Commit
+	checkState *state.StateDB // state at the durable head, for CheckTx
+	pending    *finalized     // executed by FinalizeBlock, awaiting Commit
 	onCommit   []func(*CommittedBlock)
 }
 

@@ -72,9 +72,9 @@ func (a *App) decode(raw []byte, key pool.Key) (*pool.Tx, uint32, error) {
 	return &pool.Tx{Tx: tx, Sender: from, Key: key}, CodeOK, nil
 }
 
-// validate runs the stateful checks: nonce, balance including what the
-// sender already has pending, duplicates, and the fee cap against the next
-// block's base fee.
+// validate runs the stateful checks: nonce (no gaps, no duplicates),
+// balance including what the sender already has pending, and the fee cap
+// against the next block's base fee.
 func (a *App) validate(ptx *pool.Tx) (uint32, error) {
 	tx, from := ptx.Tx, ptx.Sender
 	if existing := a.pool.ByNonce(from, tx.Nonce()); existing != nil {
@@ -88,8 +88,14 @@ func (a *App) validate(ptx *pool.Tx) (uint32, error) {
 	if baseFee := a.nextBaseFee(); tx.GasFeeCapIntCmp(baseFee) < 0 {
 		return CodeUnderpriced, fmt.Errorf("%w: address %v, maxFeePerGas: %s, baseFee: %s", core.ErrFeeCapTooLow, from.Hex(), tx.GasFeeCap(), baseFee)
 	}
+	// Nonce gaps are refused: CometBFT proposes a new block after every
+	// commit while its mempool holds any tx, so a tx that cannot be included
+	// yet would make the chain spin out empty blocks until the gap filled.
 	opts := &txpool.ValidationOptionsWithState{
-		State:               a.checkState,
+		State: a.checkState,
+		FirstNonceGap: func(addr common.Address) uint64 {
+			return a.pool.PendingNonce(addr, a.checkState.GetNonce(addr))
+		},
 		ExistingExpenditure: a.pool.Spent,
 		ExistingCost:        func(common.Address, uint64) *big.Int { return nil },
 	}
@@ -99,8 +105,9 @@ func (a *App) validate(ptx *pool.Tx) (uint32, error) {
 	return CodeOK, nil
 }
 
-// recheck keeps a pooled tx only while its nonce is unused and its sender can
-// still pay for it.
+// recheck keeps a pooled tx only while its nonce is unused, no earlier nonce
+// of its sender is missing, and its sender can still pay for it. CometBFT
+// rechecks in arrival order, so a sender's lower nonces come first.
 func (a *App) recheck(key pool.Key, raw []byte) *abci.ResponseCheckTx {
 	ptx := a.pool.Get(key)
 	if ptx == nil {
@@ -113,8 +120,12 @@ func (a *App) recheck(key pool.Key, raw []byte) *abci.ResponseCheckTx {
 	}
 	tx := ptx.Tx
 	var err error
-	if next := a.checkState.GetNonce(ptx.Sender); tx.Nonce() < next {
+	next := a.checkState.GetNonce(ptx.Sender)
+	if tx.Nonce() < next {
 		err = fmt.Errorf("%w: next nonce %v, tx nonce %v", core.ErrNonceTooLow, next, tx.Nonce())
+	} else if gap := a.pool.PendingNonce(ptx.Sender, next); tx.Nonce() >= gap {
+		// An earlier tx of the sender was dropped: this one can never run.
+		err = fmt.Errorf("%w: tx nonce %v, gapped nonce %v", core.ErrNonceTooHigh, tx.Nonce(), gap)
 	} else if bal := a.checkState.GetBalance(ptx.Sender).ToBig(); bal.Cmp(tx.Cost()) < 0 {
 		err = fmt.Errorf("%w: balance %v, tx cost %v", core.ErrInsufficientFunds, bal, tx.Cost())
 	}

@@ -2,8 +2,10 @@ package app
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	abci "github.com/cometbft/cometbft/abci/types"
@@ -16,6 +18,12 @@ const (
 	// QueryAccount is "/evm/account/<0x address>": the account's balance,
 	// nonce and code hash at the requested height (0 = latest) as JSON.
 	QueryAccount = "/evm/account/"
+	// QueryBlock is "/evm/block/<number>": the EVM block hash and the
+	// CometBFT block hash of a height as JSON.
+	QueryBlock = "/evm/block/"
+	// QueryCometBlock is "/evm/comet-block/<CometBFT block hash, hex>": the
+	// same, found by the CometBFT hash.
+	QueryCometBlock = "/evm/comet-block/"
 )
 
 // Query codes beyond CodeOK.
@@ -33,25 +41,66 @@ type AccountJSON struct {
 	CodeHash common.Hash    `json:"codeHash"`
 }
 
+// BlockJSON is the answer to QueryBlock and QueryCometBlock.
+type BlockJSON struct {
+	Number    hexutil.Uint64 `json:"number"`
+	Hash      common.Hash    `json:"hash"`      // EVM block hash, keccak256(RLP(header))
+	CometHash string         `json:"cometHash"` // CometBFT block hash, uppercase hex
+}
+
 // Query answers read-only questions about the application state.
 func (a *App) Query(_ context.Context, req *abci.RequestQuery) (*abci.ResponseQuery, error) {
-	if !strings.HasPrefix(req.Path, QueryAccount) {
-		return &abci.ResponseQuery{Code: CodeUnknownQuery, Codespace: Codespace, Log: fmt.Sprintf("unknown query path %q", req.Path)}, nil
+	switch {
+	case strings.HasPrefix(req.Path, QueryAccount):
+		return a.queryAccount(req), nil
+	case strings.HasPrefix(req.Path, QueryBlock):
+		n, err := strconv.ParseUint(strings.TrimPrefix(req.Path, QueryBlock), 10, 64)
+		if err != nil {
+			return badQuery("invalid block number in %q", req.Path), nil
+		}
+		return a.queryBlock(n), nil
+	case strings.HasPrefix(req.Path, QueryCometBlock):
+		h, err := hex.DecodeString(strings.TrimPrefix(req.Path, QueryCometBlock))
+		if err != nil || len(h) != 32 {
+			return badQuery("invalid CometBFT block hash in %q", req.Path), nil
+		}
+		n, ok := a.store.NumberByCometHash(h)
+		if !ok {
+			return &abci.ResponseQuery{Code: CodeNoState, Codespace: Codespace, Log: fmt.Sprintf("no block with CometBFT hash %X", h)}, nil
+		}
+		return a.queryBlock(n), nil
 	}
+	return &abci.ResponseQuery{Code: CodeUnknownQuery, Codespace: Codespace, Log: fmt.Sprintf("unknown query path %q", req.Path)}, nil
+}
+
+func badQuery(format string, args ...any) *abci.ResponseQuery {
+	return &abci.ResponseQuery{Code: CodeBadQuery, Codespace: Codespace, Log: fmt.Sprintf(format, args...)}
+}
+
+func (a *App) queryBlock(n uint64) *abci.ResponseQuery {
+	h := a.store.HeaderByNumber(n)
+	if h == nil {
+		return &abci.ResponseQuery{Code: CodeNoState, Codespace: Codespace, Log: fmt.Sprintf("no block %d", n)}
+	}
+	value, _ := json.Marshal(BlockJSON{Number: hexutil.Uint64(n), Hash: h.Hash(), CometHash: strings.ToUpper(hex.EncodeToString(a.store.CometHash(n)))})
+	return &abci.ResponseQuery{Code: CodeOK, Value: value, Height: int64(n)}
+}
+
+func (a *App) queryAccount(req *abci.RequestQuery) *abci.ResponseQuery {
 	hexAddr := strings.TrimPrefix(req.Path, QueryAccount)
 	if !common.IsHexAddress(hexAddr) {
-		return &abci.ResponseQuery{Code: CodeBadQuery, Codespace: Codespace, Log: fmt.Sprintf("invalid address %q", hexAddr)}, nil
+		return badQuery("invalid address %q", hexAddr)
 	}
 	header := a.store.Head()
 	if req.Height > 0 {
 		header = a.store.HeaderByNumber(uint64(req.Height))
 	}
 	if header == nil {
-		return &abci.ResponseQuery{Code: CodeNoState, Codespace: Codespace, Log: fmt.Sprintf("no state at height %d", req.Height)}, nil
+		return &abci.ResponseQuery{Code: CodeNoState, Codespace: Codespace, Log: fmt.Sprintf("no state at height %d", req.Height)}
 	}
 	st, err := a.store.StateAt(header.Root)
 	if err != nil {
-		return &abci.ResponseQuery{Code: CodeNoState, Codespace: Codespace, Log: err.Error()}, nil
+		return &abci.ResponseQuery{Code: CodeNoState, Codespace: Codespace, Log: err.Error()}
 	}
 	addr := common.HexToAddress(hexAddr)
 	acc := AccountJSON{
@@ -61,5 +110,5 @@ func (a *App) Query(_ context.Context, req *abci.RequestQuery) (*abci.ResponseQu
 		CodeHash: st.GetCodeHash(addr),
 	}
 	value, _ := json.Marshal(acc)
-	return &abci.ResponseQuery{Code: CodeOK, Key: addr.Bytes(), Value: value, Height: header.Number.Int64()}, nil
+	return &abci.ResponseQuery{Code: CodeOK, Key: addr.Bytes(), Value: value, Height: header.Number.Int64()}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethdb/memorydb"
 	"github.com/ethereum/go-ethereum/rlp"
+	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/ethereum/go-ethereum/trie"
 )
 
@@ -42,7 +43,7 @@ func TestTransfersMoveBalancesToTheWei(t *testing.T) {
 			from := devKeys[1]
 			to := common.BytesToAddress(crypto.Keccak256([]byte{typ, 'r'})[:20])
 			value := new(big.Int).Add(ether(1), big.NewInt(int64(typ)+7)) // odd wei amounts
-			tx := n.send(t, from.Private, txOpts{Type: typ, To: &to, Value: value, Tip: gwei(3), FeeCap: gwei(20)})
+			tx := n.send(t, from.Private, txOpts{Type: ptr(typ), To: &to, Value: value, Tip: gwei(3), FeeCap: gwei(20)})
 			r := n.WaitReceipt(t, tx.Hash())
 			if r.Status != types.ReceiptStatusSuccessful || r.Type != typ || r.GasUsed != 21000 {
 				t.Fatalf("receipt: status %d type %d gasUsed %d", r.Status, r.Type, r.GasUsed)
@@ -100,38 +101,64 @@ func TestContractDeployCallAndLogs(t *testing.T) {
 		t.Fatalf("code at %s = %x (%v), want %x", want, code, err, runtime)
 	}
 
-	// Two calls from one sender, the second nonce sent first: it waits for
-	// the gap to fill, so both land in one block and logIndex runs 0, 1.
+	// Ten calls sent in one JSON-RPC batch reach the mempool within a
+	// millisecond, so blocks hold several of them: logIndex must run across
+	// the block, not restart per tx.
 	nonce, err := n.Eth.PendingNonceAt(ctx(t), key.Address)
 	if err != nil {
 		t.Fatal(err)
 	}
-	second := n.send(t, key.Private, txOpts{Nonce: ptr(nonce + 1), To: &want, Gas: 100_000, Data: word(43)})
-	first := n.send(t, key.Private, txOpts{Nonce: ptr(nonce), To: &want, Gas: 100_000, Data: word(42)})
-	r1, r2 := n.WaitReceipt(t, first.Hash()), n.WaitReceipt(t, second.Hash())
-	if r1.BlockNumber.Cmp(r2.BlockNumber) != 0 || r1.TransactionIndex != 0 || r2.TransactionIndex != 1 {
-		t.Fatalf("calls in blocks %v/%v at %d/%d, want one block at 0/1", r1.BlockNumber, r2.BlockNumber, r1.TransactionIndex, r2.TransactionIndex)
+	var calls []*types.Transaction
+	var batch []rpc.BatchElem
+	for i := uint64(0); i < 10; i++ {
+		tx := n.signTx(t, key.Private, txOpts{Nonce: ptr(nonce + i), To: &want, Gas: 100_000, Data: word(42 + i)})
+		raw, _ := tx.MarshalBinary()
+		calls = append(calls, tx)
+		batch = append(batch, rpc.BatchElem{Method: "eth_sendRawTransaction", Args: []any{hexutil.Bytes(raw)}, Result: new(common.Hash)})
 	}
-	for i, rc := range []*types.Receipt{r1, r2} {
+	if err := n.RPC.BatchCall(batch); err != nil {
+		t.Fatal(err)
+	}
+	for _, el := range batch {
+		if el.Error != nil {
+			t.Fatal(el.Error)
+		}
+	}
+	perBlock := map[uint64]uint{} // block -> next expected logIndex
+	shared := false
+	for i, tx := range calls {
+		rc := n.WaitReceipt(t, tx.Hash())
 		if rc.Status != 1 || len(rc.Logs) != 1 {
 			t.Fatalf("call %d: status %d, %d logs", i, rc.Status, len(rc.Logs))
 		}
-		l := rc.Logs[0]
-		wantData := word(uint64(42 + i))
-		if l.Address != want || len(l.Topics) != 2 || l.Topics[0] != setTopic ||
-			l.Topics[1] != common.BytesToHash(key.Address.Bytes()) || !bytesEqual(l.Data, wantData) ||
-			l.Index != uint(i) || l.TxIndex != uint(i) || l.TxHash != rc.TxHash ||
-			l.BlockHash != rc.BlockHash || l.BlockNumber != rc.BlockNumber.Uint64() || l.Removed {
-			t.Fatalf("call %d log = %+v", i, l)
+		num := rc.BlockNumber.Uint64()
+		wantIndex := perBlock[num]
+		if wantIndex > 0 {
+			shared = true
 		}
+		perBlock[num] = wantIndex + 1
+		l := rc.Logs[0]
+		if l.Address != want || len(l.Topics) != 2 || l.Topics[0] != setTopic ||
+			l.Topics[1] != common.BytesToHash(key.Address.Bytes()) || !bytesEqual(l.Data, word(42+uint64(i))) ||
+			l.Index != wantIndex || l.TxIndex != rc.TransactionIndex || l.TxHash != rc.TxHash ||
+			l.BlockHash != rc.BlockHash || l.BlockNumber != num || l.Removed {
+			t.Fatalf("call %d log = %+v, want logIndex %d", i, l, wantIndex)
+		}
+		if rc.TransactionIndex != uint(wantIndex) {
+			t.Fatalf("call %d at index %d, want %d (one log per tx)", i, rc.TransactionIndex, wantIndex)
+		}
+	}
+	if !shared {
+		t.Fatalf("ten batched calls landed in ten blocks; cannot check block-wide logIndex")
 	}
 	// The getter returns the last value stored.
 	out, err := n.Eth.CallContract(ctx(t), ethereum.CallMsg{To: &want}, nil)
-	if err != nil || new(big.Int).SetBytes(out).Uint64() != 43 {
-		t.Fatalf("getter = %x, %v; want 43", out, err)
+	if err != nil || new(big.Int).SetBytes(out).Uint64() != 51 {
+		t.Fatalf("getter = %x, %v; want 51", out, err)
 	}
-	// The receipts' bloom and the block's bloom contain the log.
-	header, _ := n.Eth.HeaderByNumber(ctx(t), r1.BlockNumber)
+	// The block's bloom contains the log.
+	last := n.WaitReceipt(t, calls[9].Hash())
+	header, _ := n.Eth.HeaderByNumber(ctx(t), last.BlockNumber)
 	if !types.BloomLookup(header.Bloom, setTopic) || !types.BloomLookup(header.Bloom, want) {
 		t.Fatal("block bloom misses the log")
 	}

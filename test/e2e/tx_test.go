@@ -12,7 +12,7 @@ import (
 
 // txOpts describe a transaction to sign; zero fields get defaults.
 type txOpts struct {
-	Type    byte // types.LegacyTxType, AccessListTxType, DynamicFeeTxType
+	Type    *byte // types.LegacyTxType or AccessListTxType; nil = DynamicFeeTxType
 	Nonce   *uint64
 	To      *common.Address
 	Value   *big.Int
@@ -56,8 +56,12 @@ func (n *Node) signTx(t testing.TB, key *ecdsa.PrivateKey, o txOpts) *types.Tran
 	if o.FeeCap == nil {
 		o.FeeCap = gwei(50)
 	}
+	typ := byte(types.DynamicFeeTxType)
+	if o.Type != nil {
+		typ = *o.Type
+	}
 	var inner types.TxData
-	switch o.Type {
+	switch typ {
 	case types.LegacyTxType:
 		inner = &types.LegacyTx{Nonce: nonce, GasPrice: o.FeeCap, Gas: o.Gas, To: o.To, Value: o.Value, Data: o.Data}
 	case types.AccessListTxType:
