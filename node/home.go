@@ -73,10 +73,11 @@ func InitHome(opts InitOptions) error {
 	if err != nil {
 		return err
 	}
-	var rewards []app.ValidatorReward
+	reward := common.BytesToAddress(pub.Address())
 	if opts.RewardAddress != nil {
-		rewards = append(rewards, app.ValidatorReward{ConsAddress: pub.Address().String(), RewardAddress: *opts.RewardAddress})
+		reward = *opts.RewardAddress
 	}
+	rewards := []app.ValidatorReward{{ConsAddress: pub.Address().String(), RewardAddress: reward}}
 	appState, err := json.MarshalIndent(app.NewAppState(app.GenesisParams{
 		ChainID: chainID,
 		Alloc:   opts.Alloc,

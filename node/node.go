@@ -104,7 +104,7 @@ func (ov Overrides) apply(cfg *Config, cc *cmtcfg.Config) {
 		cfg.JSONRPC.WSAddress = ov.JSONRPCWSAddress
 	}
 	if ov.JSONRPCAPI != nil {
-		cfg.JSONRPC.API = ov.JSONRPCAPI
+		cfg.JSONRPC.API = rpc.APIList(ov.JSONRPCAPI)
 	}
 	if ov.RPCLaddr != "" {
 		cc.RPC.ListenAddress = ov.RPCLaddr

@@ -5,15 +5,17 @@
 package rpc
 
 import (
+	"fmt"
+	"strings"
 	"time"
 )
 
 // Config is the [json-rpc] section of app.toml.
 type Config struct {
-	Enable    bool     `toml:"enable"`     // serve JSON-RPC at all
-	Address   string   `toml:"address"`    // HTTP listen address (WebSocket upgrades are accepted here too)
-	WSAddress string   `toml:"ws-address"` // dedicated WebSocket listen address; empty = none
-	API       []string `toml:"api"`        // enabled namespaces
+	Enable    bool    `toml:"enable"`     // serve JSON-RPC at all
+	Address   string  `toml:"address"`    // HTTP listen address (WebSocket upgrades are accepted here too)
+	WSAddress string  `toml:"ws-address"` // dedicated WebSocket listen address; empty = none
+	API       APIList `toml:"api"`        // enabled namespaces
 
 	GasCap     uint64   `toml:"gas-cap"`     // gas limit cap for eth_call / eth_estimateGas; 0 = none
 	EVMTimeout Duration `toml:"evm-timeout"` // time limit of one eth_call; 0 = none
@@ -40,7 +42,7 @@ func DefaultConfig() Config {
 		Enable:               true,
 		Address:              "127.0.0.1:8545",
 		WSAddress:            "0.0.0.0:8546",
-		API:                  []string{"eth", "net", "web3"},
+		API:                  APIList{"eth", "net", "web3"},
 		GasCap:               50_000_000,
 		EVMTimeout:           Duration(5 * time.Second),
 		TxFeeCap:             1,
@@ -69,3 +71,43 @@ func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d)
 
 // Std is the time.Duration.
 func (d Duration) Std() time.Duration { return time.Duration(d) }
+
+// APIList is the list of enabled namespaces. In TOML it is written as a
+// comma-separated string ("eth,net,web3", as Evmos writes it) and read from
+// either that or an array of strings.
+type APIList []string
+
+// UnmarshalTOML accepts "eth,net" or ["eth", "net"].
+func (l *APIList) UnmarshalTOML(v any) error {
+	switch v := v.(type) {
+	case string:
+		*l = ParseAPIList(v)
+	case []any:
+		out := make(APIList, 0, len(v))
+		for _, e := range v {
+			s, ok := e.(string)
+			if !ok {
+				return fmt.Errorf("api: %v is not a namespace name", e)
+			}
+			out = append(out, s)
+		}
+		*l = out
+	default:
+		return fmt.Errorf("api: want a comma-separated string or an array of strings, got %T", v)
+	}
+	return nil
+}
+
+// MarshalText writes the comma-separated form.
+func (l APIList) MarshalText() ([]byte, error) { return []byte(strings.Join(l, ",")), nil }
+
+// ParseAPIList splits "eth, net,web3" into names, dropping empty ones.
+func ParseAPIList(s string) APIList {
+	var out APIList
+	for _, ns := range strings.Split(s, ",") {
+		if ns = strings.TrimSpace(ns); ns != "" {
+			out = append(out, ns)
+		}
+	}
+	return out
+}

@@ -5,9 +5,9 @@ import (
 	"math/big"
 	"slices"
 
+	"github.com/emberchain/ember/evm"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/emberchain/ember/evm"
 )
 
 // Order picks transactions for a block: for each sender only the run of

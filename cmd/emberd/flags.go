@@ -3,11 +3,11 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/emberchain/ember/node"
+	"github.com/emberchain/ember/rpc"
 )
 
 // defaultHome is ~/.emberd.
@@ -52,11 +52,7 @@ func (f *nodeFlags) overrides(cmd *cobra.Command) node.Overrides {
 		ov.JSONRPCEnable = &f.enable
 	}
 	if f.api != "" {
-		for _, ns := range strings.Split(f.api, ",") {
-			if ns = strings.TrimSpace(ns); ns != "" {
-				ov.JSONRPCAPI = append(ov.JSONRPCAPI, ns)
-			}
-		}
+		ov.JSONRPCAPI = rpc.ParseAPIList(f.api)
 	}
 	return ov
 }
