@@ -107,7 +107,8 @@ func (s *Store) InitGenesis(g *core.Genesis) (*types.Block, error) {
 
 // CommitBlock makes block durable: first its state trie (which the caller has
 // already committed into the trie database), then in one synced batch its
-// header, body, receipts, tx lookups, CometBFT hash mapping and the new head.
+// header, body, receipts, tx lookups, log index, CometBFT hash mapping and
+// the new head.
 // A crash between the two leaves the previous head intact.
 func (s *Store) CommitBlock(block *types.Block, receipts types.Receipts, cometHash []byte) error {
 	if err := s.trie.Commit(block.Root(), false); err != nil {
@@ -120,6 +121,9 @@ func (s *Store) CommitBlock(block *types.Block, receipts types.Receipts, cometHa
 	rawdb.WriteCanonicalHash(batch, hash, number)
 	rawdb.WriteTxLookupEntriesByBlock(batch, block)
 	writeCometHash(batch, number, cometHash)
+	if err := writeLogIndex(batch, number, receipts); err != nil {
+		return fmt.Errorf("index logs of block %d: %w", number, err)
+	}
 	rawdb.WriteHeadHeaderHash(batch, hash)
 	rawdb.WriteHeadBlockHash(batch, hash)
 	if err := batch.Write(); err != nil {
