@@ -55,6 +55,7 @@ type App struct {
 	checkState *state.StateDB // state at the durable head, for CheckTx
 	pending    *finalized     // executed by FinalizeBlock, awaiting Commit
 	onCommit   []func(*CommittedBlock)
+	onPending  []func(*types.Transaction)
 }
 
 // New returns the application for a chain whose genesis app state is gs.
@@ -79,6 +80,14 @@ func (a *App) OnCommit(fn func(*CommittedBlock)) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.onCommit = append(a.onCommit, fn)
+}
+
+// OnPendingTx registers fn to be called, on the ABCI goroutine, with each
+// transaction CheckTx admits to the mempool. fn must not block.
+func (a *App) OnPendingTx(fn func(*types.Transaction)) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.onPending = append(a.onPending, fn)
 }
 
 // Info reports the last durable block so CometBFT replays what comes after.

@@ -41,6 +41,12 @@ func (a *App) CheckTx(_ context.Context, req *abci.RequestCheckTx) (*abci.Respon
 		return &abci.ResponseCheckTx{Code: code, Codespace: Codespace, Log: err.Error()}, nil
 	}
 	a.pool.Add(ptx)
+	a.mu.Lock()
+	listeners := a.onPending
+	a.mu.Unlock()
+	for _, fn := range listeners {
+		fn(ptx.Tx)
+	}
 	return &abci.ResponseCheckTx{Code: CodeOK, GasWanted: int64(ptx.Tx.Gas())}, nil
 }
 

@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"sync/atomic"
 
-	"github.com/cometbft/cometbft/mempool"
 	abci "github.com/cometbft/cometbft/abci/types"
+	"github.com/cometbft/cometbft/mempool"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/state"
 	"github.com/ethereum/go-ethereum/core/txpool"
@@ -20,10 +21,13 @@ import (
 
 // backend implements the RPC namespaces' Backend interfaces over the node's
 // store, pool and CometBFT.
-type backend struct{ n *Node }
+type backend struct {
+	n         *Node
+	syncStart atomic.Uint64 // 1 + the head when a block sync began; 0 = not syncing
+}
 
 func (b *backend) ChainConfig() *params.ChainConfig { return b.n.store.Config() }
-func (b *backend) Head() *types.Header             { return b.n.store.Head() }
+func (b *backend) Head() *types.Header              { return b.n.store.Head() }
 func (b *backend) HeaderByNumber(n uint64) *types.Header {
 	return b.n.store.HeaderByNumber(n)
 }
@@ -82,6 +86,22 @@ func (b *backend) SendTransaction(ctx context.Context, raw []byte) error {
 	case <-ctx.Done():
 		return fmt.Errorf("transaction check not received: %w", ctx.Err())
 	}
+}
+
+func (b *backend) Logs(ctx context.Context, q store.LogQuery) ([]*types.Log, error) {
+	return b.n.store.Logs(ctx, q)
+}
+
+// SyncStatus reports CometBFT's block sync: while it catches up, from the
+// app's head when it started to CometBFT's block store height.
+func (b *backend) SyncStatus() (bool, uint64, uint64, uint64) {
+	if !b.n.cmt.ConsensusReactor().WaitSync() {
+		b.syncStart.Store(0)
+		return false, 0, 0, 0
+	}
+	current := b.Head().Number.Uint64()
+	b.syncStart.CompareAndSwap(0, current+1)
+	return true, b.syncStart.Load() - 1, current, uint64(b.n.cmt.BlockStore().Height())
 }
 
 func (b *backend) PeerCount() int  { return b.n.cmt.Switch().Peers().Size() }

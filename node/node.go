@@ -20,6 +20,7 @@ import (
 	"github.com/emberchain/ember/app"
 	"github.com/emberchain/ember/rpc"
 	"github.com/emberchain/ember/rpc/eth"
+	"github.com/emberchain/ember/rpc/filters"
 	"github.com/emberchain/ember/rpc/netapi"
 	"github.com/emberchain/ember/rpc/web3"
 	"github.com/emberchain/ember/store"
@@ -47,11 +48,13 @@ type Node struct {
 	state   *app.AppState
 	log     *slog.Logger
 
-	store *store.Store
-	pool  *txpool.Pool
-	app   *app.App
-	cmt   *cmtnode.Node
-	rpc   *rpc.Server
+	store   *store.Store
+	pool    *txpool.Pool
+	app     *app.App
+	events  *filters.Events
+	cmt     *cmtnode.Node
+	rpc     *rpc.Server
+	filters *filters.API
 }
 
 // New loads the home's configuration and genesis and opens the store.
@@ -88,8 +91,11 @@ func New(home string, ov Overrides) (*Node, error) {
 	n := &Node{
 		home: home, cfg: cfg, cmtCfg: cmtCfg, genesis: doc, state: appState, log: log,
 		store: st, pool: pool,
-		app: app.New(st, pool, appState, log.With("module", "app")),
+		app:    app.New(st, pool, appState, log.With("module", "app")),
+		events: filters.NewEvents(),
 	}
+	n.app.OnCommit(n.events.PublishBlock)
+	n.app.OnPendingTx(n.events.PublishPending)
 	return n, nil
 }
 
@@ -179,7 +185,16 @@ func Namespaces() []string { return []string{"eth", "net", "web3"} }
 func (n *Node) startRPC() error {
 	b := &backend{n: n}
 	c := n.cfg.JSONRPC
+	n.filters = filters.NewAPI(b, filters.Config{
+		BlockRangeCap: c.BlockRangeCap, LogsCap: c.LogsCap, FilterCap: c.FilterCap, FilterTimeout: c.FilterTimeout.Std(),
+		SubscriptionCap: c.SubscriptionCap, NotificationQueue: c.NotificationQueue,
+	}, n.events, func(remote string) {
+		if n.rpc != nil {
+			n.rpc.Disconnect(remote)
+		}
+	})
 	namespaces := []rpc.Namespace{
+		{Name: "eth", Service: n.filters},
 		{Name: "eth", Service: eth.NewAPI(b, eth.Config{
 			GasCap: c.GasCap, EVMTimeout: c.EVMTimeout.Std(), TxFeeCap: c.TxFeeCap,
 			AllowUnprotectedTxs: c.AllowUnprotectedTxs,
@@ -202,6 +217,9 @@ func (n *Node) startRPC() error {
 func (n *Node) Stop() {
 	if n.rpc != nil {
 		n.rpc.Stop()
+	}
+	if n.filters != nil {
+		n.filters.Close()
 	}
 	if n.cmt != nil && n.cmt.IsRunning() {
 		if err := n.cmt.Stop(); err != nil {

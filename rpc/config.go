@@ -33,6 +33,13 @@ type Config struct {
 
 	CORSOrigins []string `toml:"cors-origins"` // allowed HTTP CORS origins
 	WSOrigins   []string `toml:"ws-origins"`   // allowed WebSocket origins
+
+	BlockRangeCap     uint64   `toml:"block-range-cap"`    // blocks one eth_getLogs may span; 0 = none
+	LogsCap           int      `toml:"logs-cap"`           // logs one eth_getLogs may return; 0 = none
+	FilterCap         int      `toml:"filter-cap"`         // polling filters that may exist at once
+	FilterTimeout     Duration `toml:"filter-timeout"`     // a filter not polled this long is removed
+	SubscriptionCap   int      `toml:"subscription-cap"`   // eth_subscribe subscriptions per WebSocket connection
+	NotificationQueue int      `toml:"notification-queue"` // undelivered notifications per subscription before its connection is closed
 }
 
 // DefaultConfig is what `emberd init` writes. Addresses follow the spec:
@@ -53,6 +60,12 @@ func DefaultConfig() Config {
 		BatchResponseMaxSize: 25 * 1024 * 1024,
 		CORSOrigins:          []string{"*"},
 		WSOrigins:            []string{"*"},
+		BlockRangeCap:        10_000,
+		LogsCap:              10_000,
+		FilterCap:            200,
+		FilterTimeout:        Duration(5 * time.Minute),
+		SubscriptionCap:      100,
+		NotificationQueue:    10_000,
 	}
 }
 

@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -30,6 +31,11 @@ type Server struct {
 	mu   sync.Mutex
 	srvs []*http.Server
 	addr map[string]net.Addr // "http", "ws" -> bound address
+
+	// conns are the open WebSocket connections by remote address (what
+	// geth's rpc.PeerInfo reports), so a slow subscriber can be cut off.
+	connsMu sync.Mutex
+	conns   map[string]net.Conn
 }
 
 // NewServer registers the namespaces enabled in cfg.API; the others answer
@@ -55,7 +61,7 @@ func NewServer(cfg Config, namespaces []Namespace, log *slog.Logger) (*Server, e
 			return nil, fmt.Errorf("unknown JSON-RPC namespace %q in api list (have %s)", name, strings.Join(names(namespaces), ","))
 		}
 	}
-	return &Server{cfg: cfg, rpc: srv, log: log, addr: make(map[string]net.Addr)}, nil
+	return &Server{cfg: cfg, rpc: srv, log: log, addr: make(map[string]net.Addr), conns: make(map[string]net.Conn)}, nil
 }
 
 func names(nss []Namespace) []string {
@@ -68,7 +74,7 @@ func names(nss []Namespace) []string {
 
 // Start binds the listeners and serves in the background.
 func (s *Server) Start() error {
-	ws := s.rpc.WebsocketHandler(s.cfg.WSOrigins)
+	ws := s.trackConns(s.rpc.WebsocketHandler(s.cfg.WSOrigins))
 	httpHandler := cors.New(cors.Options{
 		AllowedOrigins: s.cfg.CORSOrigins,
 		AllowedMethods: []string{http.MethodPost, http.MethodGet},
@@ -150,4 +156,64 @@ func (s *Server) Stop() {
 func isWebsocket(r *http.Request) bool {
 	return strings.EqualFold(r.Header.Get("Upgrade"), "websocket") &&
 		strings.Contains(strings.ToLower(r.Header.Get("Connection")), "upgrade")
+}
+
+// trackConns records the connection each WebSocket upgrade hijacks, until
+// it closes.
+func (s *Server) trackConns(ws http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hj, ok := w.(http.Hijacker)
+		if !ok {
+			ws.ServeHTTP(w, r)
+			return
+		}
+		ws.ServeHTTP(&hijackRecorder{ResponseWriter: w, hj: hj, s: s}, r)
+	})
+}
+
+type hijackRecorder struct {
+	http.ResponseWriter
+	hj http.Hijacker
+	s  *Server
+}
+
+func (h *hijackRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	conn, rw, err := h.hj.Hijack()
+	if err == nil {
+		conn = &trackedConn{Conn: conn, s: h.s, key: conn.RemoteAddr().String()}
+		h.s.connsMu.Lock()
+		h.s.conns[conn.(*trackedConn).key] = conn
+		h.s.connsMu.Unlock()
+	}
+	return conn, rw, err
+}
+
+type trackedConn struct {
+	net.Conn
+	s    *Server
+	key  string
+	once sync.Once
+}
+
+func (c *trackedConn) Close() error {
+	c.once.Do(func() {
+		c.s.connsMu.Lock()
+		delete(c.s.conns, c.key)
+		c.s.connsMu.Unlock()
+	})
+	return c.Conn.Close()
+}
+
+// Disconnect closes the WebSocket connection from remoteAddr, if open; its
+// subscriptions end with it. It reports whether there was one.
+func (s *Server) Disconnect(remoteAddr string) bool {
+	s.connsMu.Lock()
+	conn := s.conns[remoteAddr]
+	s.connsMu.Unlock()
+	if conn == nil {
+		return false
+	}
+	s.log.Warn("closing slow WebSocket subscriber", "remote", remoteAddr)
+	conn.Close()
+	return true
 }

@@ -170,7 +170,7 @@ func (api *API) marshalBlockAt(hash common.Hash, fullTx bool) map[string]any {
 	if block == nil {
 		return nil
 	}
-	return marshalBlock(block, fullTx, api.b.ChainConfig())
+	return MarshalBlock(block, fullTx, api.b.ChainConfig())
 }
 
 // GetTransactionByHash returns a mined or pending transaction, or null.
@@ -180,11 +180,11 @@ func (api *API) GetTransactionByHash(hash common.Hash) *RPCTransaction {
 		if h == nil {
 			return nil
 		}
-		return newRPCTransaction(tx, loc.BlockHash, loc.BlockNumber, h.Time, loc.Index, h.BaseFee, api.b.ChainConfig())
+		return NewRPCTransaction(tx, loc.BlockHash, loc.BlockNumber, h.Time, loc.Index, h.BaseFee, api.b.ChainConfig())
 	}
 	if tx := api.b.PendingTransaction(hash); tx != nil {
 		head := api.b.Head()
-		return newRPCTransaction(tx, common.Hash{}, head.Number.Uint64(), head.Time, 0, nil, api.b.ChainConfig())
+		return NewRPCTransaction(tx, common.Hash{}, head.Number.Uint64(), head.Time, 0, nil, api.b.ChainConfig())
 	}
 	return nil
 }

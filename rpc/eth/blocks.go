@@ -48,5 +48,5 @@ func (api *API) txAt(b *types.Block, index uint64) *RPCTransaction {
 	if b == nil || index >= uint64(len(b.Transactions())) {
 		return nil
 	}
-	return newRPCTransaction(b.Transactions()[index], b.Hash(), b.NumberU64(), b.Time(), index, b.BaseFee(), api.b.ChainConfig())
+	return NewRPCTransaction(b.Transactions()[index], b.Hash(), b.NumberU64(), b.Time(), index, b.BaseFee(), api.b.ChainConfig())
 }

@@ -14,8 +14,8 @@ import (
 // The shapes below are go-ethereum's (internal/ethapi) field for field, so
 // every client that parses geth parses Ember.
 
-// marshalHeader is a header as geth's RPC writes it.
-func marshalHeader(head *types.Header) map[string]any {
+// MarshalHeader is a header as geth's RPC writes it.
+func MarshalHeader(head *types.Header) map[string]any {
 	result := map[string]any{
 		"number":           (*hexutil.Big)(head.Number),
 		"hash":             head.Hash(),
@@ -55,15 +55,15 @@ func marshalHeader(head *types.Header) map[string]any {
 	return result
 }
 
-// marshalBlock is a block with tx hashes (fullTx false) or tx objects.
-func marshalBlock(block *types.Block, fullTx bool, config *params.ChainConfig) map[string]any {
-	fields := marshalHeader(block.Header())
+// MarshalBlock is a block with tx hashes (fullTx false) or tx objects.
+func MarshalBlock(block *types.Block, fullTx bool, config *params.ChainConfig) map[string]any {
+	fields := MarshalHeader(block.Header())
 	fields["size"] = hexutil.Uint64(block.Size())
 	txs := block.Transactions()
 	list := make([]any, len(txs))
 	for i, tx := range txs {
 		if fullTx {
-			list[i] = newRPCTransaction(tx, block.Hash(), block.NumberU64(), block.Time(), uint64(i), block.BaseFee(), config)
+			list[i] = NewRPCTransaction(tx, block.Hash(), block.NumberU64(), block.Time(), uint64(i), block.BaseFee(), config)
 		} else {
 			list[i] = tx.Hash()
 		}
@@ -102,8 +102,8 @@ type RPCTransaction struct {
 	YParity           *hexutil.Uint64              `json:"yParity,omitempty"`
 }
 
-// newRPCTransaction describes tx; blockHash zero means pending.
-func newRPCTransaction(tx *types.Transaction, blockHash common.Hash, blockNumber, blockTime, index uint64, baseFee *big.Int, config *params.ChainConfig) *RPCTransaction {
+// NewRPCTransaction describes tx; blockHash zero means pending.
+func NewRPCTransaction(tx *types.Transaction, blockHash common.Hash, blockNumber, blockTime, index uint64, baseFee *big.Int, config *params.ChainConfig) *RPCTransaction {
 	signer := types.MakeSigner(config, new(big.Int).SetUint64(blockNumber), blockTime)
 	from, _ := types.Sender(signer, tx)
 	v, r, s := tx.RawSignatureValues()
