@@ -144,8 +144,8 @@ func (s *Store) Logs(ctx context.Context, q LogQuery) ([]*types.Log, error) {
 	}()
 
 	var (
-		out    []*types.Log
-		hashes = map[uint64]common.Hash{}
+		out     []*types.Log
+		headers = map[uint64]*types.Header{}
 	)
 	err := intersect(dims, from, func(p logPos) error {
 		if len(out)%1024 == 0 {
@@ -156,7 +156,7 @@ func (s *Store) Logs(ctx context.Context, q LogQuery) ([]*types.Log, error) {
 		if q.Limit > 0 && len(out) == q.Limit {
 			return &LimitError{Limit: q.Limit}
 		}
-		l, err := s.readLog(p, hashes)
+		l, err := s.readLog(p, headers)
 		if err != nil {
 			return err
 		}
@@ -174,8 +174,9 @@ func (s *Store) Logs(ctx context.Context, q LogQuery) ([]*types.Log, error) {
 	return out, err
 }
 
-// readLog loads the log at p, with its block hash from the canonical chain.
-func (s *Store) readLog(p logPos, hashes map[uint64]common.Hash) (*types.Log, error) {
+// readLog loads the log at p, with its block hash and time from the
+// canonical header (cached in headers for the query).
+func (s *Store) readLog(p logPos, headers map[uint64]*types.Header) (*types.Log, error) {
 	enc, err := s.db.Get(join(logPrefix, p[:]))
 	if err != nil {
 		return nil, fmt.Errorf("log index: missing log at block %d index %d", p.block(), p.index())
@@ -185,17 +186,16 @@ func (s *Store) readLog(p logPos, hashes map[uint64]common.Hash) (*types.Log, er
 		return nil, fmt.Errorf("log index: corrupt log at block %d index %d: %w", p.block(), p.index(), err)
 	}
 	number := p.block()
-	hash, ok := hashes[number]
+	h, ok := headers[number]
 	if !ok {
-		h := s.HeaderByNumber(number)
-		if h == nil {
+		if h = s.HeaderByNumber(number); h == nil {
 			return nil, fmt.Errorf("log index: no header for block %d", number)
 		}
-		hash = h.Hash()
-		hashes[number] = hash
+		headers[number] = h
 	}
 	return &types.Log{
 		Address: sl.Address, Topics: sl.Topics, Data: sl.Data,
-		BlockNumber: number, BlockHash: hash, TxHash: sl.TxHash, TxIndex: uint(sl.TxIndex), Index: uint(p.index()),
+		BlockNumber: number, BlockHash: h.Hash(), BlockTimestamp: h.Time,
+		TxHash: sl.TxHash, TxIndex: uint(sl.TxIndex), Index: uint(p.index()),
 	}, nil
 }

@@ -54,6 +54,7 @@ func chainOfLogs(t *testing.T, s *Store, rng *rand.Rand, n int, addrs []common.A
 			for _, l := range r.Logs {
 				cp := *l
 				cp.BlockHash = block.Hash()
+				cp.BlockTimestamp = block.Time()
 				all = append(all, &cp)
 			}
 		}
@@ -144,7 +145,7 @@ func TestLogIndexMatchesBruteForce(t *testing.T) {
 		}
 		for j := range want {
 			g, w := got[j], want[j]
-			if g.BlockNumber != w.BlockNumber || g.Index != w.Index || g.BlockHash != w.BlockHash || g.TxHash != w.TxHash ||
+			if g.BlockNumber != w.BlockNumber || g.Index != w.Index || g.BlockHash != w.BlockHash || g.BlockTimestamp != w.BlockTimestamp || g.TxHash != w.TxHash ||
 				g.TxIndex != w.TxIndex || g.Address != w.Address || len(g.Topics) != len(w.Topics) || string(g.Data) != string(w.Data) {
 				t.Fatalf("query %+v: log %d = %+v, want %+v", q, j, g, w)
 			}

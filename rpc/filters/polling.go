@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/emberchain/ember/rpc/eth"
+	"github.com/emberchain/ember/store"
 )
 
 // install adds a filter, refusing past the cap.
@@ -94,11 +95,16 @@ func (api *API) GetFilterChanges(ctx context.Context, id rpc.ID) (any, error) {
 		})
 	default:
 		return api.advance(f, func(from, to uint64) (any, error) {
-			q, err := api.query(f.crit)
-			if err != nil {
-				return nil, err
+			// Changes cover every new block; only explicit block numbers in
+			// the criteria narrow that (tags and omissions do not).
+			q := store.LogQuery{Addresses: f.crit.Addresses, Topics: f.crit.Topics, Limit: api.cfg.LogsCap}
+			q.From, q.To = from, to
+			if b := f.crit.FromBlock; b != nil && b.Sign() >= 0 && b.IsUint64() {
+				q.From = max(q.From, b.Uint64())
 			}
-			q.From, q.To = max(q.From, from), min(q.To, to)
+			if b := f.crit.ToBlock; b != nil && b.Sign() >= 0 && b.IsUint64() {
+				q.To = min(q.To, b.Uint64())
+			}
 			if q.From > q.To {
 				return []*types.Log{}, nil
 			}
