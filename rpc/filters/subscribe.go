@@ -159,3 +159,14 @@ func (api *API) subscribe(ctx context.Context, blocks, txs bool, deliver func(ev
 	}()
 	return rpcSub, nil
 }
+
+// OpenSubscriptions is the number of eth_subscribe subscriptions alive.
+func (api *API) OpenSubscriptions() int {
+	api.mu.Lock()
+	defer api.mu.Unlock()
+	total := 0
+	for _, c := range api.conns {
+		total += c
+	}
+	return total
+}

@@ -1,0 +1,115 @@
+package node
+
+import (
+	"context"
+	"net"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rpc"
+)
+
+func freeAddr(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// startDevNode runs a dev node in this process.
+func startDevNode(t *testing.T) *Node {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a node: skipped with -short")
+	}
+	home := filepath.Join(t.TempDir(), "home")
+	if err := InitHome(InitOptions{Home: home, Moniker: "leak", ChainID: "ember_31337-1", Dev: true}); err != nil {
+		t.Fatal(err)
+	}
+	n, err := New(home, Overrides{
+		JSONRPCAddress: freeAddr(t), JSONRPCWSAddress: freeAddr(t),
+		RPCLaddr: "tcp://" + freeAddr(t), P2PLaddr: "tcp://" + freeAddr(t), LogLevel: "warn",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(n.Stop)
+	return n
+}
+
+// TestSubscriptionsFreedWithConnection opens 1,000 WebSocket connections,
+// each subscribing to newHeads, logs and newPendingTransactions, and closes
+// them without unsubscribing: afterwards no subscriber, goroutine or heap
+// growth may remain.
+func TestSubscriptionsFreedWithConnection(t *testing.T) {
+	n := startDevNode(t)
+	url := "ws://" + n.Config().JSONRPC.WSAddress
+	ctx := context.Background()
+
+	cycle := func() {
+		c, err := rpc.Dial(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		heads, logs, txs := make(chan *types.Header, 1), make(chan types.Log, 1), make(chan common.Hash, 1)
+		for _, s := range []struct {
+			ch   any
+			args []any
+		}{{heads, []any{"newHeads"}}, {logs, []any{"logs", map[string]any{}}}, {txs, []any{"newPendingTransactions"}}} {
+			if _, err := c.EthSubscribe(ctx, s.ch, s.args...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c.Close()
+	}
+	for i := 0; i < 50; i++ { // warm up pools and caches
+		cycle()
+	}
+	settle(t, n)
+	baseG, baseHeap := runtime.NumGoroutine(), heapInUse()
+
+	for i := 0; i < 1000; i++ {
+		cycle()
+	}
+	settle(t, n)
+	g, heap := runtime.NumGoroutine(), heapInUse()
+	t.Logf("after 1000 cycles: goroutines %d -> %d, heap in use %.1f -> %.1f MiB", baseG, g, mib(baseHeap), mib(heap))
+	if g > baseG+5 {
+		t.Errorf("goroutines grew from %d to %d", baseG, g)
+	}
+	if heap > baseHeap+8<<20 {
+		t.Errorf("heap in use grew from %.1f to %.1f MiB", mib(baseHeap), mib(heap))
+	}
+}
+
+// settle waits until every subscription of closed connections is gone.
+func settle(t *testing.T, n *Node) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for n.events.Len() != 0 || n.filters.OpenSubscriptions() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d event subscribers, %d subscriptions still open", n.events.Len(), n.filters.OpenSubscriptions())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond) // let connection goroutines exit
+}
+
+func heapInUse() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapInuse
+}
+
+func mib(b uint64) float64 { return float64(b) / (1 << 20) }
