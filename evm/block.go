@@ -37,9 +37,9 @@ type TxOutcome struct {
 
 // BlockResult is the outcome of executing one block.
 type BlockResult struct {
-	Outcomes []TxOutcome         // one per input tx, in input order
-	Txs      types.Transactions  // the txs that made it into the EVM block
-	Receipts types.Receipts      // their receipts, same order
+	Outcomes []TxOutcome        // one per input tx, in input order
+	Txs      types.Transactions // the txs that made it into the EVM block
+	Receipts types.Receipts     // their receipts, same order
 	GasUsed  uint64
 }
 

@@ -26,7 +26,7 @@ type chainContext struct {
 	headers HeaderReader
 }
 
-func (c chainContext) Config() *params.ChainConfig { return c.cfg }
+func (c chainContext) Config() *params.ChainConfig  { return c.cfg }
 func (c chainContext) CurrentHeader() *types.Header { return nil }
 func (c chainContext) GetHeader(hash common.Hash, number uint64) *types.Header {
 	return c.headers.GetHeader(hash, number)

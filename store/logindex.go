@@ -106,7 +106,9 @@ type LogQuery struct {
 // LimitError says a query matched more logs than its limit.
 type LimitError struct{ Limit int }
 
-func (e *LimitError) Error() string { return fmt.Sprintf("query returned more than %d results", e.Limit) }
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("query returned more than %d results", e.Limit)
+}
 
 // Logs returns the logs q selects, in chain order, with every field filled.
 func (s *Store) Logs(ctx context.Context, q LogQuery) ([]*types.Log, error) {

@@ -42,7 +42,7 @@ type Store struct {
 	state  state.Database
 	config *params.ChainConfig
 
-	head    atomic.Pointer[types.Header]        // last durable block
+	head    atomic.Pointer[types.Header]           // last durable block
 	headers *lru.Cache[common.Hash, *types.Header] // recent headers by hash
 }
 
