@@ -79,6 +79,9 @@ func (c *keyCursor) step() bool {
 	return true
 }
 
+// value is the value of the key at the cursor; valid until it moves.
+func (c *keyCursor) value() []byte { return c.it.Value() }
+
 func (c *keyCursor) release() {
 	if c.it != nil {
 		c.it.Release()

@@ -147,8 +147,10 @@ func (s *Store) Logs(ctx context.Context, q LogQuery) ([]*types.Log, error) {
 
 	var (
 		out     []*types.Log
-		headers = map[uint64]*types.Header{}
+		blocks  = map[uint64]blockRef{}
+		records = s.newKeyCursor(logPrefix, to)
 	)
+	defer records.release()
 	err := intersect(dims, from, func(p logPos) error {
 		if len(out)%1024 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -158,7 +160,7 @@ func (s *Store) Logs(ctx context.Context, q LogQuery) ([]*types.Log, error) {
 		if q.Limit > 0 && len(out) == q.Limit {
 			return &LimitError{Limit: q.Limit}
 		}
-		l, err := s.readLog(p, headers)
+		l, err := s.readLog(records, p, blocks)
 		if err != nil {
 			return err
 		}
@@ -176,28 +178,50 @@ func (s *Store) Logs(ctx context.Context, q LogQuery) ([]*types.Log, error) {
 	return out, err
 }
 
-// readLog loads the log at p, with its block hash and time from the
-// canonical header (cached in headers for the query).
-func (s *Store) readLog(p logPos, headers map[uint64]*types.Header) (*types.Log, error) {
-	enc, err := s.db.Get(join(logPrefix, p[:]))
-	if err != nil {
+// blockRef is what a log needs of its block.
+type blockRef struct {
+	hash common.Hash
+	time uint64
+}
+
+// blockRef returns the canonical hash and time of a block, cached: blocks
+// are final once committed, so the cache never goes stale.
+func (s *Store) blockRef(number uint64) (blockRef, bool) {
+	if b, ok := s.refs.Get(number); ok {
+		return b, true
+	}
+	h := s.HeaderByNumber(number)
+	if h == nil {
+		return blockRef{}, false
+	}
+	b := blockRef{hash: h.Hash(), time: h.Time}
+	s.refs.Add(number, b)
+	return b, true
+}
+
+// readLog loads the log at p through the records cursor (positions only
+// grow within a query, so it mostly steps forward), with its block's hash
+// and time from the canonical header, remembered in blocks.
+func (s *Store) readLog(records *keyCursor, p logPos, blocks map[uint64]blockRef) (*types.Log, error) {
+	if q, ok := records.seek(p); !ok || q != p {
 		return nil, fmt.Errorf("log index: missing log at block %d index %d", p.block(), p.index())
 	}
+	enc := records.value()
 	var sl storedLog
 	if err := rlp.DecodeBytes(enc, &sl); err != nil {
 		return nil, fmt.Errorf("log index: corrupt log at block %d index %d: %w", p.block(), p.index(), err)
 	}
 	number := p.block()
-	h, ok := headers[number]
+	b, ok := blocks[number]
 	if !ok {
-		if h = s.HeaderByNumber(number); h == nil {
+		if b, ok = s.blockRef(number); !ok {
 			return nil, fmt.Errorf("log index: no header for block %d", number)
 		}
-		headers[number] = h
+		blocks[number] = b
 	}
 	return &types.Log{
 		Address: sl.Address, Topics: sl.Topics, Data: sl.Data,
-		BlockNumber: number, BlockHash: h.Hash(), BlockTimestamp: h.Time,
+		BlockNumber: number, BlockHash: b.hash, BlockTimestamp: b.time,
 		TxHash: sl.TxHash, TxIndex: uint(sl.TxIndex), Index: uint(p.index()),
 	}, nil
 }

@@ -44,6 +44,7 @@ type Store struct {
 
 	head    atomic.Pointer[types.Header]           // last durable block
 	headers *lru.Cache[common.Hash, *types.Header] // recent headers by hash
+	refs    *lru.Cache[uint64, blockRef]           // canonical hash and time by number
 }
 
 // Open opens (creating if needed) the store in dir for the chain described by
@@ -62,6 +63,7 @@ func Open(dir string, config *params.ChainConfig, opts Options) (*Store, error) 
 		state:   state.NewMPTDatabase(tdb, state.NewCodeDB(db)),
 		config:  config,
 		headers: lru.NewCache[common.Hash, *types.Header](4096),
+		refs:    lru.NewCache[uint64, blockRef](1 << 16),
 	}
 	if hash := rawdb.ReadHeadBlockHash(db); hash != (common.Hash{}) {
 		num, ok := rawdb.ReadHeaderNumber(db, hash)
@@ -137,7 +139,9 @@ func (s *Store) CommitBlock(block *types.Block, receipts types.Receipts, cometHa
 }
 
 func (s *Store) setHead(h *types.Header) {
-	s.headers.Add(h.Hash(), h)
+	hash := h.Hash()
+	s.headers.Add(hash, h)
+	s.refs.Add(h.Number.Uint64(), blockRef{hash: hash, time: h.Time})
 	s.head.Store(h)
 }
 

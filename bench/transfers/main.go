@@ -12,9 +12,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/emberchain/ember/bench/internal/peer"
 )
 
 func main() {
@@ -33,48 +34,30 @@ func main() {
 
 	var results []result
 	if strings.Contains(*nodes, "ember") {
-		ember, err := startEmber(*emberd, *senders)
+		ember, err := peer.Ember(*emberd, *senders, nil)
 		if err != nil {
 			fatalf("start ember: %v", err)
 		}
 		results = append(results, run("ember", ember, w))
-		ember.stop()
+		ember.Stop()
 	}
 	if !strings.Contains(*nodes, "anvil") {
 		// skipped
-	} else if path := findAnvil(*anvil); path != "" {
+	} else if path := peer.FindAnvil(*anvil); path != "" {
 		// anvil as it ships (a block per arriving tx), and with interval
 		// mining, which drains a burst that automine leaves in its pool.
 		for _, mode := range []struct{ name, blockTime string }{{"anvil (automine)", ""}, {"anvil --block-time 1", "1"}} {
-			a, err := startAnvil(path, *senders, mode.blockTime)
+			a, err := peer.Anvil(path, *senders, mode.blockTime)
 			if err != nil {
 				fatalf("start anvil: %v", err)
 			}
 			results = append(results, run(mode.name, a, w))
-			a.stop()
+			a.Stop()
 		}
 	} else {
 		fmt.Fprintln(os.Stderr, "anvil not found (npm install in bench/): Ember only")
 	}
 	printTable(results, w)
-}
-
-func findAnvil(flagPath string) string {
-	if flagPath != "" {
-		return flagPath
-	}
-	// Prefer the platform binary over npm's .bin/anvil, a Node.js shim that
-	// spawns it and burns a core of its own while anvil runs.
-	for _, p := range []string{
-		filepath.Join("bench", "node_modules", "@foundry-rs", "anvil-linux-amd64", "bin", "anvil"),
-		filepath.Join("node_modules", "@foundry-rs", "anvil-linux-amd64", "bin", "anvil"),
-		filepath.Join("bench", "node_modules", ".bin", "anvil"),
-	} {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	return lookPath("anvil")
 }
 
 func printTable(results []result, w workload) {

@@ -16,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/bench/internal/peer"
 )
 
 type workload struct{ txs, senders int }
@@ -30,9 +31,9 @@ type result struct {
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // run sends the workload to one node and measures it.
-func run(name string, p *peer, w workload) result {
+func run(name string, p *peer.Node, w workload) result {
 	ctx := context.Background()
-	client, err := rpc.Dial(p.url)
+	client, err := rpc.Dial(p.URL)
 	if err != nil {
 		fatalf("%s: %v", name, err)
 	}

@@ -1,0 +1,174 @@
+// Package peer starts the nodes the benchmarks measure: Ember (emberd dev),
+// anvil and geth --dev, each on free loopback ports in its own process group.
+package peer
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/ethereum/go-ethereum/rpc"
+)
+
+// Node is a running node under test.
+type Node struct {
+	Name string
+	URL  string // JSON-RPC over HTTP
+	cmd  *exec.Cmd
+	home string
+	log  *bytes.Buffer
+}
+
+// Stop kills the node's whole process group (npm's anvil is a Node.js shim
+// that spawns the real binary) and removes its data.
+func (p *Node) Stop() {
+	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	_ = p.cmd.Wait()
+	if p.home != "" {
+		os.RemoveAll(p.home)
+	}
+}
+
+// FreePort returns a free loopback TCP port.
+func FreePort() string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(err)
+	}
+	defer l.Close()
+	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+}
+
+// Ember runs `emberd dev` with n prefunded accounts. configure, if set, is
+// called with the home after it is created and before the node serves (it
+// may edit config/app.toml); the node is then restarted with `emberd start`.
+func Ember(bin string, accounts int, configure func(home string) error) (*Node, error) {
+	home, err := os.MkdirTemp("", "bench-ember-")
+	if err != nil {
+		return nil, err
+	}
+	port := FreePort()
+	args := func(cmd string) []string {
+		a := []string{cmd, "--home", home,
+			"--json-rpc.address", "127.0.0.1:" + port, "--json-rpc.ws-address", "127.0.0.1:" + FreePort(),
+			"--rpc.laddr", "tcp://127.0.0.1:" + FreePort(), "--p2p.laddr", "tcp://127.0.0.1:" + FreePort(),
+			"--log-level", "warn"}
+		if cmd == "dev" {
+			a = append(a, "--accounts", strconv.Itoa(accounts))
+		}
+		return a
+	}
+	n, err := launch("ember", exec.Command(bin, args("dev")...), "http://127.0.0.1:"+port, "")
+	if err != nil || configure == nil {
+		if n != nil {
+			n.home = home
+		}
+		return n, err
+	}
+	_ = syscall.Kill(-n.cmd.Process.Pid, syscall.SIGTERM)
+	_ = n.cmd.Wait()
+	if err := configure(home); err != nil {
+		return nil, err
+	}
+	n, err = launch("ember", exec.Command(bin, args("start")...), "http://127.0.0.1:"+port, home)
+	return n, err
+}
+
+// Anvil runs anvil with automine (its default), or with a block every
+// blockTime seconds.
+func Anvil(bin string, accounts int, blockTime string) (*Node, error) {
+	port := FreePort()
+	args := []string{"--port", port, "--accounts", strconv.Itoa(accounts), "--silent"}
+	name := "anvil"
+	if blockTime != "" {
+		args = append(args, "--block-time", blockTime)
+		name = "anvil --block-time " + blockTime
+	}
+	return launch(name, exec.Command(bin, args...), "http://127.0.0.1:"+port, "")
+}
+
+// Geth runs geth --dev (a block per transaction) with HTTP JSON-RPC.
+func Geth(bin string) (*Node, error) {
+	home, err := os.MkdirTemp("", "bench-geth-")
+	if err != nil {
+		return nil, err
+	}
+	port := FreePort()
+	cmd := exec.Command(bin, "--dev", "--datadir", home, "--http", "--http.addr", "127.0.0.1", "--http.port", port,
+		"--http.api", "eth,net,web3", "--port", "0", "--authrpc.port", FreePort(), "--verbosity", "1", "--nodiscover", "--maxpeers", "0",
+		"--ipcdisable")
+	return launch("geth --dev", cmd, "http://127.0.0.1:"+port, home)
+}
+
+func launch(name string, cmd *exec.Cmd, url, home string) (*Node, error) {
+	var log bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	p := &Node{Name: name, URL: url, cmd: cmd, home: home, log: &log}
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if c, err := rpc.Dial(url); err == nil {
+			var n string
+			err = c.Call(&n, "eth_blockNumber")
+			c.Close()
+			if err == nil {
+				return p, nil
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	p.Stop()
+	return nil, fmt.Errorf("%s did not answer within 60s:\n%s", cmd.Path, log.String())
+}
+
+// FindAnvil returns the anvil binary: the flag's path, else npm's platform
+// binary under bench/node_modules (not the .bin shim, which burns a core of
+// its own), else PATH.
+func FindAnvil(flagPath string) string {
+	if flagPath != "" {
+		return flagPath
+	}
+	for _, p := range []string{
+		filepath.Join("bench", "node_modules", "@foundry-rs", "anvil-linux-amd64", "bin", "anvil"),
+		filepath.Join("node_modules", "@foundry-rs", "anvil-linux-amd64", "bin", "anvil"),
+		filepath.Join("bench", "node_modules", ".bin", "anvil"),
+	} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return lookPath("anvil")
+}
+
+// FindGeth returns the geth binary: the flag's path, else $GOBIN or
+// $GOPATH/bin (where `go install .../cmd/geth@v1.17.8` puts it), else PATH.
+func FindGeth(flagPath string) string {
+	if flagPath != "" {
+		return flagPath
+	}
+	for _, dir := range []string{os.Getenv("GOBIN"), filepath.Join(os.Getenv("HOME"), "go", "bin")} {
+		if p := filepath.Join(dir, "geth"); dir != "" {
+			if _, err := os.Stat(p); err == nil {
+				return p
+			}
+		}
+	}
+	return lookPath("geth")
+}
+
+func lookPath(name string) string {
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return ""
+	}
+	return p
+}
