@@ -79,6 +79,27 @@ func (c *keyCursor) step() bool {
 	return true
 }
 
+// stepTo moves an open cursor forward to p by at most maxSteps keys,
+// reporting whether it landed exactly on p. It never reopens the iterator.
+func (c *keyCursor) stepTo(p logPos) bool {
+	if c.it == nil || c.done {
+		return false
+	}
+	for i := 0; ; i++ {
+		if c.valid {
+			switch cmp := bytes.Compare(c.cur[:], p[:]); {
+			case cmp == 0:
+				return true
+			case cmp > 0:
+				return false
+			}
+		}
+		if i == maxSteps || !c.step() {
+			return false
+		}
+	}
+}
+
 // value is the value of the key at the cursor; valid until it moves.
 func (c *keyCursor) value() []byte { return c.it.Value() }
 

@@ -136,8 +136,10 @@ func (s *Store) Logs(ctx context.Context, q LogQuery) ([]*types.Log, error) {
 		}
 		dims = append(dims, u)
 	}
+	var all *keyCursor // with no criteria, the records themselves are walked
 	if len(dims) == 0 {
-		dims = append(dims, s.newKeyCursor(logPrefix, to))
+		all = s.newKeyCursor(logPrefix, to)
+		dims = append(dims, all)
 	}
 	defer func() {
 		for _, d := range dims {
@@ -148,10 +150,10 @@ func (s *Store) Logs(ctx context.Context, q LogQuery) ([]*types.Log, error) {
 	var (
 		out     []*types.Log
 		blocks  = map[uint64]blockRef{}
-		records = s.newKeyCursor(logPrefix, to)
+		records = &recordReader{s: s, to: to}
 	)
 	defer records.release()
-	err := intersect(dims, from, func(p logPos) error {
+	err := intersect(dims, from, func(p logPos) (err error) {
 		if len(out)%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -160,7 +162,13 @@ func (s *Store) Logs(ctx context.Context, q LogQuery) ([]*types.Log, error) {
 		if q.Limit > 0 && len(out) == q.Limit {
 			return &LimitError{Limit: q.Limit}
 		}
-		l, err := s.readLog(records, p, blocks)
+		var enc []byte
+		if all != nil {
+			enc = all.value() // the cursor stands on p
+		} else if enc, err = records.read(p); err != nil {
+			return err
+		}
+		l, err := s.decodeLog(enc, p, blocks)
 		if err != nil {
 			return err
 		}
@@ -199,14 +207,47 @@ func (s *Store) blockRef(number uint64) (blockRef, bool) {
 	return b, true
 }
 
-// readLog loads the log at p through the records cursor (positions only
-// grow within a query, so it mostly steps forward), with its block's hash
-// and time from the canonical header, remembered in blocks.
-func (s *Store) readLog(records *keyCursor, p logPos, blocks map[uint64]blockRef) (*types.Log, error) {
-	if q, ok := records.seek(p); !ok || q != p {
-		return nil, fmt.Errorf("log index: missing log at block %d index %d", p.block(), p.index())
+// recordReader reads log records at increasing positions: a run of
+// consecutive positions through an iterator (one step each), an isolated
+// one with a point lookup (cheaper than opening an iterator there).
+type recordReader struct {
+	s    *Store
+	to   logPos
+	cur  *keyCursor
+	last logPos
+	any  bool
+}
+
+func (r *recordReader) read(p logPos) ([]byte, error) {
+	if r.cur != nil && r.cur.stepTo(p) {
+		r.last, r.any = p, true
+		return r.cur.value(), nil
 	}
-	enc := records.value()
+	if next, _ := r.last.next(); r.any && next == p {
+		// A run begins: walk it with an iterator.
+		r.release()
+		r.cur = r.s.newKeyCursor(logPrefix, r.to)
+		if q, ok := r.cur.seek(p); ok && q == p {
+			r.last = p
+			return r.cur.value(), nil
+		}
+	} else if enc, err := r.s.db.Get(join(logPrefix, p[:])); err == nil {
+		r.last, r.any = p, true
+		return enc, nil
+	}
+	return nil, fmt.Errorf("log index: missing log at block %d index %d", p.block(), p.index())
+}
+
+func (r *recordReader) release() {
+	if r.cur != nil {
+		r.cur.release()
+		r.cur = nil
+	}
+}
+
+// decodeLog builds the log stored at p from its record, with its block's
+// hash and time from the canonical header, remembered in blocks.
+func (s *Store) decodeLog(enc []byte, p logPos, blocks map[uint64]blockRef) (*types.Log, error) {
 	var sl storedLog
 	if err := rlp.DecodeBytes(enc, &sl); err != nil {
 		return nil, fmt.Errorf("log index: corrupt log at block %d index %d: %w", p.block(), p.index(), err)

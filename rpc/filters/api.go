@@ -135,7 +135,7 @@ func (api *API) dropLocked(id rpc.ID, f *filter) {
 }
 
 // GetLogs returns the logs matching crit from the log index.
-func (api *API) GetLogs(ctx context.Context, crit filters.FilterCriteria) ([]*types.Log, error) {
+func (api *API) GetLogs(ctx context.Context, crit filters.FilterCriteria) (logList, error) {
 	q, err := api.query(crit)
 	if err != nil {
 		return nil, err
@@ -147,7 +147,7 @@ func (api *API) GetLogs(ctx context.Context, crit filters.FilterCriteria) ([]*ty
 	if logs == nil {
 		logs = []*types.Log{}
 	}
-	return logs, nil
+	return logList(logs), nil
 }
 
 // query turns criteria into a store query, resolving tags and checking the

@@ -106,13 +106,13 @@ func (api *API) GetFilterChanges(ctx context.Context, id rpc.ID) (any, error) {
 				q.To = min(q.To, b.Uint64())
 			}
 			if q.From > q.To {
-				return []*types.Log{}, nil
+				return logList{}, nil
 			}
 			logs, err := api.b.Logs(ctx, q)
 			if logs == nil {
 				logs = []*types.Log{}
 			}
-			return logs, err
+			return logList(logs), err
 		})
 	}
 }
@@ -174,7 +174,7 @@ func pendingResult(full bool, hashes []common.Hash, txs []*eth.RPCTransaction) a
 }
 
 // GetFilterLogs returns every log matching a log filter's criteria.
-func (api *API) GetFilterLogs(ctx context.Context, id rpc.ID) ([]*types.Log, error) {
+func (api *API) GetFilterLogs(ctx context.Context, id rpc.ID) (logList, error) {
 	api.mu.Lock()
 	f, ok := api.filters[id]
 	if ok {
