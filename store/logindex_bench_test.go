@@ -23,3 +23,21 @@ func BenchmarkLogsByAddress(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLogsSingleBlockAtScale reads one block's 100 logs from a store
+// holding a million logs over 10,000 blocks.
+func BenchmarkLogsSingleBlockAtScale(b *testing.B) {
+	t := &testing.T{}
+	s := openTestStore(t)
+	fillDense(t, s, 10_000, 100)
+	stat, _ := s.kv.Stat()
+	b.Logf("filled; pebble:\n%s", stat)
+	q := LogQuery{From: 20, To: 20}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		logs, err := s.Logs(context.Background(), q)
+		if err != nil || len(logs) != 100 {
+			b.Fatal(len(logs), err)
+		}
+	}
+}

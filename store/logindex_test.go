@@ -168,3 +168,22 @@ func TestLogIndexLimit(t *testing.T) {
 }
 
 func itoa(n int) string { return big.NewInt(int64(n)).String() }
+
+// fillDense commits n blocks of one tx emitting per logs each.
+func fillDense(t *testing.T, s *Store, n, per int) {
+	parent := s.Head()
+	for num := uint64(1); num <= uint64(n); num++ {
+		tx := types.NewTx(&types.LegacyTx{Nonce: num, Gas: 21000, GasPrice: big.NewInt(1)})
+		r := &types.Receipt{Status: 1, TxHash: tx.Hash(), GasUsed: 21000}
+		for k := 0; k < per; k++ {
+			r.Logs = append(r.Logs, &types.Log{Address: common.Address{byte(num % 10)}, Topics: []common.Hash{{byte(k % 100)}, common.BigToHash(big.NewInt(int64(num)))}, Data: make([]byte, 32)})
+		}
+		header := &types.Header{ParentHash: parent.Hash(), Number: new(big.Int).SetUint64(num), Root: parent.Root,
+			Difficulty: new(big.Int), GasLimit: parent.GasLimit, Time: parent.Time + 1, BaseFee: big.NewInt(1)}
+		block := types.NewBlock(header, &types.Body{Transactions: types.Transactions{tx}}, types.Receipts{r}, trie.NewStackTrie(nil))
+		if err := s.CommitBlock(block, types.Receipts{r}, []byte{1}); err != nil {
+			t.Fatal(err)
+		}
+		parent = block.Header()
+	}
+}

@@ -26,7 +26,7 @@ func main() {
 		txs    = flag.Int("txs", 10_000, "calls to send, one block each")
 		per    = flag.Int("logs-per-tx", 100, "logs each call emits")
 		nodes  = flag.String("nodes", "ember,anvil,geth", "nodes to run")
-		runs   = flag.Int("runs", 5, "timed runs per query (the median is reported)")
+		runs   = flag.Int("runs", 7, "timed runs per query after a warm-up (the median is reported)")
 	)
 	flag.Parse()
 	w := workload{txs: *txs, perTx: *per, contracts: 10}

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"math/big"
+	"strings"
 	"testing"
 	"time"
 
@@ -121,5 +122,57 @@ func TestSubscriptionsSeeEveryHeadAndLog(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	if len(logs) != 0 || len(pending) != 0 {
 		t.Fatalf("extra notifications: %d logs, %d pending", len(logs), len(pending))
+	}
+}
+
+// TestSubscriptionOptions checks newHeads with includeTransactions and
+// newPendingTransactions with full objects.
+func TestSubscriptionOptions(t *testing.T) {
+	n := StartDev(t, "--empty-block-interval", "0")
+	ws, err := rpc.Dial("ws://" + n.WS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	c := context.Background()
+	blocks := make(chan map[string]any, 100)
+	txs := make(chan map[string]any, 100)
+	if _, err := ws.EthSubscribe(c, blocks, "newHeads", map[string]any{"includeTransactions": true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.EthSubscribe(c, txs, "newPendingTransactions", true); err != nil {
+		t.Fatal(err)
+	}
+	to := common.HexToAddress("0x00000000000000000000000000000000000000ab")
+	tx := n.send(t, devKeys[3].Private, txOpts{To: &to, Value: big.NewInt(99)})
+	r := n.WaitReceipt(t, tx.Hash())
+
+	select {
+	case p := <-txs:
+		if p["hash"] != tx.Hash().Hex() || p["value"] != "0x63" || p["blockHash"] != nil || p["from"] != strings.ToLower(devKeys[3].Address.Hex()) {
+			t.Fatalf("pending tx object = %v", p)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no pending tx notified")
+	}
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case b := <-blocks:
+			if b["hash"] != r.BlockHash.Hex() {
+				continue
+			}
+			list, _ := b["transactions"].([]any)
+			if len(list) != 1 {
+				t.Fatalf("block with the tx lists %v", b["transactions"])
+			}
+			obj, _ := list[0].(map[string]any)
+			if obj["hash"] != tx.Hash().Hex() || obj["blockHash"] != r.BlockHash.Hex() || obj["transactionIndex"] != "0x0" {
+				t.Fatalf("tx in block = %v", obj)
+			}
+			return
+		case <-deadline:
+			t.Fatal("block with the tx not notified")
+		}
 	}
 }
