@@ -27,6 +27,7 @@ func main() {
 		per    = flag.Int("logs-per-tx", 100, "logs each call emits")
 		nodes  = flag.String("nodes", "ember,anvil,geth", "nodes to run")
 		runs   = flag.Int("runs", 7, "timed runs per query after a warm-up (the median is reported)")
+		settle = flag.Duration("settle", 20*time.Second, "pause after filling, before querying, for background work (compaction, indexing) to finish")
 	)
 	flag.Parse()
 	w := workload{txs: *txs, perTx: *per, contracts: 10}
@@ -62,7 +63,7 @@ func main() {
 			fmt.Fprintf(os.Stderr, "start %s: %v\n", name, err)
 			os.Exit(1)
 		}
-		r, err := measure(n, w, *runs)
+		r, err := measure(n, w, *runs, *settle)
 		n.Stop()
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)

@@ -41,7 +41,7 @@ type result struct {
 }
 
 // measure fills n with the workload and times the queries.
-func measure(n *peer.Node, w workload, runs int) (result, error) {
+func measure(n *peer.Node, w workload, runs int, settle time.Duration) (result, error) {
 	r := result{name: n.Name}
 	ctx := context.Background()
 	c, err := rpc.Dial(n.URL)
@@ -62,6 +62,7 @@ func measure(n *peer.Node, w workload, runs int) (result, error) {
 	r.fill = time.Since(start)
 	head, _ := eth.BlockNumber(ctx)
 	fmt.Fprintf(os.Stderr, "%s: %d calls in %v, head %d\n", n.Name, w.txs, r.fill.Round(time.Second), head)
+	time.Sleep(settle)
 
 	crits := []map[string]any{
 		{"topics": [][]common.Hash{{rareTopic}}, "fromBlock": "0x0", "toBlock": "latest"},
