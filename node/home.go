@@ -116,7 +116,8 @@ func InitHome(opts InitOptions) error {
 // tuneDev sets consensus for a single local validator: no wait after a
 // commit, a block as soon as the mempool has a tx, an empty block every
 // interval (none if 0), short timeouts so a restart after a crash
-// mid-height resumes quickly, and a mempool sized for load tests.
+// mid-height resumes quickly, a mempool sized for load tests, loopback
+// addresses and no peer exchange.
 func tuneDev(cc *cmtcfg.Config, interval time.Duration) {
 	cc.Consensus.TimeoutPropose = 500 * time.Millisecond
 	cc.Consensus.TimeoutProposeDelta = 100 * time.Millisecond
@@ -132,6 +133,9 @@ func tuneDev(cc *cmtcfg.Config, interval time.Duration) {
 	cc.Mempool.Size = 50_000
 	cc.Mempool.CacheSize = 100_000
 	cc.P2P.ListenAddress = "tcp://127.0.0.1:26656"
+	// One validator has no peers to exchange; without PEX there is also no
+	// address-book routine still saving its file after the node stopped.
+	cc.P2P.PexReactor = false
 	cc.RPC.ListenAddress = "tcp://127.0.0.1:26657"
 }
 
