@@ -68,17 +68,24 @@ func (api *API) UninstallFilter(id rpc.ID) bool {
 	return ok
 }
 
+// poll finds a filter and marks it polled now.
+func (api *API) poll(id rpc.ID) (*filter, error) {
+	api.mu.Lock()
+	defer api.mu.Unlock()
+	f, ok := api.filters[id]
+	if !ok {
+		return nil, errFilterNotFound
+	}
+	f.lastPoll = time.Now()
+	return f, nil
+}
+
 // GetFilterChanges returns what happened since the filter was last polled:
 // logs, block hashes, or pending transaction hashes.
 func (api *API) GetFilterChanges(ctx context.Context, id rpc.ID) (any, error) {
-	api.mu.Lock()
-	f, ok := api.filters[id]
-	if ok {
-		f.lastPoll = time.Now()
-	}
-	api.mu.Unlock()
-	if !ok {
-		return nil, errFilterNotFound
+	f, err := api.poll(id)
+	if err != nil {
+		return nil, err
 	}
 	switch f.typ {
 	case pendingFilter:
@@ -175,14 +182,9 @@ func pendingResult(full bool, hashes []common.Hash, txs []*eth.RPCTransaction) a
 
 // GetFilterLogs returns every log matching a log filter's criteria.
 func (api *API) GetFilterLogs(ctx context.Context, id rpc.ID) (logList, error) {
-	api.mu.Lock()
-	f, ok := api.filters[id]
-	if ok {
-		f.lastPoll = time.Now()
-	}
-	api.mu.Unlock()
-	if !ok {
-		return nil, errFilterNotFound
+	f, err := api.poll(id)
+	if err != nil {
+		return nil, err
 	}
 	if f.typ != logsFilter {
 		return nil, fmt.Errorf("filter %s doesn't have a LogsSubscription type: got %d", id, f.typ)

@@ -19,11 +19,7 @@ import (
 // reports, and every matching log and pending tx arrives exactly once.
 func TestSubscriptionsSeeEveryHeadAndLog(t *testing.T) {
 	n := StartDev(t, "--empty-block-interval", "0")
-	ws, err := rpc.Dial("ws://" + n.WS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
+	ws := n.dialWS(t)
 	c := context.Background()
 	contract := n.WaitReceipt(t, n.send(t, devKeys[0].Private, txOpts{Gas: 300_000, Data: deployCode(emitterRuntime())}).Hash()).ContractAddress
 
@@ -129,11 +125,7 @@ func TestSubscriptionsSeeEveryHeadAndLog(t *testing.T) {
 // newPendingTransactions with full objects.
 func TestSubscriptionOptions(t *testing.T) {
 	n := StartDev(t, "--empty-block-interval", "0")
-	ws, err := rpc.Dial("ws://" + n.WS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
+	ws := n.dialWS(t)
 	c := context.Background()
 	blocks := make(chan map[string]any, 100)
 	txs := make(chan map[string]any, 100)
@@ -175,4 +167,15 @@ func TestSubscriptionOptions(t *testing.T) {
 			t.Fatal("block with the tx not notified")
 		}
 	}
+}
+
+// dialWS connects a JSON-RPC client over WebSocket, closed with the test.
+func (n *Node) dialWS(t *testing.T) *rpc.Client {
+	t.Helper()
+	ws, err := rpc.Dial("ws://" + n.WS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ws.Close)
+	return ws
 }
