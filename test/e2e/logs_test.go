@@ -2,8 +2,10 @@ package e2e
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
+	"os"
 	"reflect"
 	"sort"
 	"strings"
@@ -205,13 +207,11 @@ func TestGetLogsExactSets(t *testing.T) {
 		var got []*types.Log
 		err := n.RPC.Call(&got, "eth_getLogs", json.RawMessage(crit))
 		var ec rpc.Error
-		if err == nil || err.Error() != want || !asErr(err, &ec) || ec.ErrorCode() != -32602 {
+		if err == nil || err.Error() != want || !errors.As(err, &ec) || ec.ErrorCode() != -32602 {
 			t.Errorf("eth_getLogs %s: %v, want %q", crit, err, want)
 		}
 	}
 }
-
-func asErr(err error, target any) bool { return errorsAsTarget(err, target) }
 
 // assertLogs compares logs field by field, in order.
 func assertLogs(t *testing.T, what string, got, want []*types.Log) {
@@ -345,7 +345,7 @@ func TestFilterCapsAndTimeout(t *testing.T) {
 func setAppConfig(t *testing.T, n *Node, kv map[string]string) {
 	t.Helper()
 	path := n.Home + "/config/app.toml"
-	b, err := readFile(path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +356,7 @@ func setAppConfig(t *testing.T, n *Node, kv map[string]string) {
 			lines[i] = "  " + key + " = " + v
 		}
 	}
-	if err := writeFile(path, []byte(strings.Join(lines, "\n"))); err != nil {
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
