@@ -151,8 +151,9 @@ func (a *App) nextBaseFee() *big.Int {
 	return evm.NextBaseFee(a.config, a.store.Head(), a.genesis.MinBaseFee())
 }
 
-// rewardAddress is the fee recipient of a block proposed by proposer.
-func (a *App) rewardAddress(proposer []byte) common.Address {
+// RewardAddress is the fee recipient of blocks proposed by the validator
+// with the given CometBFT address.
+func (a *App) RewardAddress(proposer []byte) common.Address {
 	if addr, ok := a.rewards[strings.ToUpper(hex.EncodeToString(proposer))]; ok {
 		return addr
 	}

@@ -92,7 +92,7 @@ func (a *App) newHeader(parent *types.Header, req *abci.RequestFinalizeBlock) *t
 	return &types.Header{
 		ParentHash:       parent.Hash(),
 		UncleHash:        types.EmptyUncleHash,
-		Coinbase:         a.rewardAddress(req.ProposerAddress),
+		Coinbase:         a.RewardAddress(req.ProposerAddress),
 		Difficulty:       new(big.Int),
 		Number:           big.NewInt(req.Height),
 		GasLimit:         parent.GasLimit,

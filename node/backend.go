@@ -104,5 +104,7 @@ func (b *backend) SyncStatus() (bool, uint64, uint64, uint64) {
 	return true, b.syncStart.Load() - 1, current, uint64(b.n.cmt.BlockStore().Height())
 }
 
+func (b *backend) Coinbase() common.Address { return b.n.coinbase }
+
 func (b *backend) PeerCount() int  { return b.n.cmt.Switch().Peers().Size() }
 func (b *backend) Listening() bool { return b.n.cmt.IsListening() }

@@ -15,6 +15,7 @@ import (
 	"github.com/cometbft/cometbft/privval"
 	"github.com/cometbft/cometbft/proxy"
 	cmttypes "github.com/cometbft/cometbft/types"
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/spf13/viper"
 
 	"github.com/emberchain/ember/app"
@@ -55,6 +56,8 @@ type Node struct {
 	cmt     *cmtnode.Node
 	rpc     *rpc.Server
 	filters *filters.API
+
+	coinbase common.Address // this node's validator's reward address
 }
 
 // New loads the home's configuration and genesis and opens the store.
@@ -153,6 +156,7 @@ func (n *Node) Start() error {
 		return fmt.Errorf("load node key: %w", err)
 	}
 	pv := privval.LoadFilePV(n.cmtCfg.PrivValidatorKeyFile(), n.cmtCfg.PrivValidatorStateFile())
+	n.coinbase = n.app.RewardAddress(pv.GetAddress())
 	cmt, err := cmtnode.NewNode(n.cmtCfg, pv, nodeKey,
 		proxy.NewLocalClientCreator(n.app),
 		func() (*cmttypes.GenesisDoc, error) { return n.genesis, nil },

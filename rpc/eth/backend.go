@@ -41,6 +41,11 @@ type Backend interface {
 	// SendTransaction hands raw tx bytes to the mempool and reports CheckTx's
 	// verdict.
 	SendTransaction(ctx context.Context, raw []byte) error
+	// SyncStatus reports whether CometBFT is catching up, and if so from
+	// which height, where it is and how far it knows the chain goes.
+	SyncStatus() (syncing bool, start, current, highest uint64)
+	// Coinbase is the address this node's validator is paid at.
+	Coinbase() common.Address
 }
 
 // Config bounds what one request may cost.

@@ -1,6 +1,8 @@
 package eth
 
 import (
+	"fmt"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -49,4 +51,73 @@ func (api *API) txAt(b *types.Block, index uint64) *RPCTransaction {
 		return nil
 	}
 	return NewRPCTransaction(b.Transactions()[index], b.Hash(), b.NumberU64(), b.Time(), index, b.BaseFee(), api.b.ChainConfig())
+}
+
+// GetHeaderByNumber returns a header, or null when the chain has no such
+// block.
+func (api *API) GetHeaderByNumber(number rpc.BlockNumber) map[string]any {
+	if h := api.headerByNumber(number); h != nil {
+		return MarshalHeader(h)
+	}
+	return nil
+}
+
+// GetHeaderByHash returns a header, or null when unknown.
+func (api *API) GetHeaderByHash(hash common.Hash) map[string]any {
+	if h := api.b.HeaderByHash(hash); h != nil {
+		return MarshalHeader(h)
+	}
+	return nil
+}
+
+// GetBlockReceipts returns every receipt of a block, or null when unknown.
+func (api *API) GetBlockReceipts(bnh rpc.BlockNumberOrHash) ([]map[string]any, error) {
+	h, err := api.headerOf(bnh)
+	if err != nil {
+		return nil, nil
+	}
+	block := api.b.BlockByHash(h.Hash())
+	if block == nil {
+		return nil, nil
+	}
+	receipts := api.b.Receipts(h)
+	txs := block.Transactions()
+	if len(receipts) != len(txs) {
+		return nil, fmt.Errorf("block %d has %d receipts for %d transactions", h.Number, len(receipts), len(txs))
+	}
+	signer := types.MakeSigner(api.b.ChainConfig(), h.Number, h.Time)
+	out := make([]map[string]any, len(receipts))
+	for i, r := range receipts {
+		out[i] = marshalReceipt(r, txs[i], signer)
+	}
+	return out, nil
+}
+
+// Blocks under CometBFT have no uncles: the uncle methods answer as geth
+// does for a block without any.
+
+// GetUncleCountByBlockNumber is 0 for a known block, null otherwise.
+func (api *API) GetUncleCountByBlockNumber(number rpc.BlockNumber) *hexutil.Uint {
+	return zeroIf(api.headerByNumber(number) != nil)
+}
+
+// GetUncleCountByBlockHash is 0 for a known block, null otherwise.
+func (api *API) GetUncleCountByBlockHash(hash common.Hash) *hexutil.Uint {
+	return zeroIf(api.b.HeaderByHash(hash) != nil)
+}
+
+// GetUncleByBlockNumberAndIndex is always null.
+func (api *API) GetUncleByBlockNumberAndIndex(rpc.BlockNumber, hexutil.Uint) map[string]any {
+	return nil
+}
+
+// GetUncleByBlockHashAndIndex is always null.
+func (api *API) GetUncleByBlockHashAndIndex(common.Hash, hexutil.Uint) map[string]any { return nil }
+
+func zeroIf(known bool) *hexutil.Uint {
+	if !known {
+		return nil
+	}
+	n := hexutil.Uint(0)
+	return &n
 }

@@ -87,3 +87,12 @@ func (n *Node) send(t testing.TB, key *ecdsa.PrivateKey, o txOpts) *types.Transa
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// signTxs signs count transactions from devKeys[4] with options per index.
+func (n *Node) signTxs(t testing.TB, count int, opts func(i int) txOpts) []*types.Transaction {
+	out := make([]*types.Transaction, count)
+	for i := range out {
+		out[i] = n.signTx(t, devKeys[4].Private, opts(i))
+	}
+	return out
+}

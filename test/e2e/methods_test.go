@@ -1,0 +1,89 @@
+package e2e
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+)
+
+// TestHeaderReceiptsUnclesAndNodeMethods checks eth_getHeaderBy*,
+// eth_getBlockReceipts, the uncle methods, eth_syncing, eth_accounts and
+// eth_coinbase against the block and receipt methods.
+func TestHeaderReceiptsUnclesAndNodeMethods(t *testing.T) {
+	n := StartDev(t, "--empty-block-interval", "0")
+	to := common.HexToAddress("0x00000000000000000000000000000000000000cd")
+	var txs []common.Hash
+	nonce, _ := n.Eth.PendingNonceAt(ctx(t), devKeys[4].Address)
+	var batchTxs = n.signTxs(t, 3, func(i int) txOpts {
+		return txOpts{Nonce: ptr(nonce + uint64(i)), To: &to, Value: ether(1)}
+	})
+	n.sendBatch(t, batchTxs)
+	for _, tx := range batchTxs {
+		txs = append(txs, tx.Hash())
+	}
+	last := n.WaitReceipt(t, txs[2])
+	num := hexutil.EncodeBig(last.BlockNumber)
+
+	var block, header, byHash map[string]any
+	mustCall(t, n, &block, "eth_getBlockByNumber", num, false)
+	mustCall(t, n, &header, "eth_getHeaderByNumber", num)
+	mustCall(t, n, &byHash, "eth_getHeaderByHash", block["hash"])
+	txCount := len(block["transactions"].([]any))
+	for _, k := range []string{"size", "transactions", "uncles", "withdrawals"} {
+		delete(block, k)
+	}
+	if !reflect.DeepEqual(header, block) || !reflect.DeepEqual(byHash, block) {
+		t.Fatalf("header %v\nby hash %v\nblock %v", header, byHash, block)
+	}
+
+	var receipts []map[string]any
+	mustCall(t, n, &receipts, "eth_getBlockReceipts", num)
+	if len(receipts) != txCount {
+		t.Fatalf("%d receipts for %d transactions", len(receipts), txCount)
+	}
+	for i, r := range receipts {
+		var one map[string]any
+		mustCall(t, n, &one, "eth_getTransactionReceipt", r["transactionHash"])
+		if !reflect.DeepEqual(one, r) {
+			t.Fatalf("receipt %d from the block %v, alone %v", i, r, one)
+		}
+	}
+	var byBlockHash []map[string]any
+	mustCall(t, n, &byBlockHash, "eth_getBlockReceipts", block["hash"])
+	if len(receipts) == 0 || !reflect.DeepEqual(byBlockHash, receipts) {
+		t.Fatalf("%d receipts by number, %d by hash", len(receipts), len(byBlockHash))
+	}
+
+	var raw json.RawMessage
+	for _, c := range []struct {
+		method string
+		args   []any
+		want   string
+	}{
+		{"eth_getUncleCountByBlockNumber", []any{num}, `"0x0"`},
+		{"eth_getUncleCountByBlockHash", []any{block["hash"]}, `"0x0"`},
+		{"eth_getUncleCountByBlockNumber", []any{"0xffffff"}, `null`},
+		{"eth_getUncleByBlockNumberAndIndex", []any{num, "0x0"}, `null`},
+		{"eth_getUncleByBlockHashAndIndex", []any{block["hash"], "0x0"}, `null`},
+		{"eth_getHeaderByNumber", []any{"0xffffff"}, `null`},
+		{"eth_getBlockReceipts", []any{"0xffffff"}, `null`},
+		{"eth_syncing", nil, `false`},
+		{"eth_accounts", nil, `[]`},
+		{"eth_coinbase", nil, `"` + block["miner"].(string) + `"`},
+	} {
+		mustCall(t, n, &raw, c.method, c.args...)
+		if string(raw) != c.want {
+			t.Errorf("%s%v = %s, want %s", c.method, c.args, raw, c.want)
+		}
+	}
+}
+
+func mustCall(t *testing.T, n *Node, out any, method string, args ...any) {
+	t.Helper()
+	if err := n.RPC.Call(out, method, args...); err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+}
