@@ -58,8 +58,10 @@ func (b *backend) PendingNonce(addr common.Address, stateNonce uint64) uint64 {
 	return b.n.pool.PendingNonce(addr, stateNonce)
 }
 
-func (b *backend) NextBaseFee() *big.Int {
-	return evm.NextBaseFee(b.ChainConfig(), b.Head(), b.n.state.MinBaseFee())
+func (b *backend) NextBaseFee() *big.Int { return b.BaseFeeAfter(b.Head()) }
+
+func (b *backend) BaseFeeAfter(parent *types.Header) *big.Int {
+	return evm.NextBaseFee(b.ChainConfig(), parent, b.n.state.MinBaseFee())
 }
 
 // SendTransaction runs CheckTx through CometBFT's mempool (as

@@ -38,6 +38,8 @@ type Backend interface {
 	PendingNonce(addr common.Address, stateNonce uint64) uint64
 	// NextBaseFee is the base fee of the next block.
 	NextBaseFee() *big.Int
+	// BaseFeeAfter is the base fee of the block following parent.
+	BaseFeeAfter(parent *types.Header) *big.Int
 	// SendTransaction hands raw tx bytes to the mempool and reports CheckTx's
 	// verdict.
 	SendTransaction(ctx context.Context, raw []byte) error
