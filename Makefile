@@ -4,7 +4,9 @@ BIN      ?= build/emberd
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo v0.1.0-dev)
 LDFLAGS  := -X github.com/emberchain/ember/app.Version=$(VERSION)
 
-.PHONY: build dev test test-unit test-e2e bench-transfers vet fmt clean
+FUZZTIME ?= 10s
+
+.PHONY: build dev test test-unit fuzz bench-transfers bench-logs vet fmt clean
 
 build: ## build emberd into build/emberd
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/emberd
@@ -12,8 +14,13 @@ build: ## build emberd into build/emberd
 dev: build ## run a local development chain (prefunded accounts printed)
 	./$(BIN) dev $(ARGS)
 
-test: vet ## run the whole test suite (unit and end-to-end)
+test: vet ## run the whole test suite (unit, end-to-end, and each fuzz target for FUZZTIME)
 	$(GO) test -count=1 -timeout 25m ./...
+	$(MAKE) fuzz
+
+fuzz: ## run each fuzz target for FUZZTIME (make fuzz FUZZTIME=10m for a long run)
+	$(GO) test -run '^$$' -fuzz '^FuzzCheckTx$$' -fuzztime $(FUZZTIME) ./app
+	$(GO) test -run '^$$' -fuzz '^FuzzJSONRPC$$' -fuzztime $(FUZZTIME) ./node
 
 test-unit: ## run the tests that need no node
 	$(GO) test -count=1 -short ./...
@@ -23,6 +30,9 @@ vet:
 
 bench-transfers: build ## transfers/s and latency, Ember vs anvil (see bench/README.md)
 	$(GO) run ./bench/transfers -emberd $(BIN)
+
+bench-logs: build ## eth_getLogs over a million logs, Ember vs anvil and geth --dev (see bench/README.md)
+	$(GO) run ./bench/logs -emberd $(BIN)
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -5,6 +5,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/consensus"
+	"github.com/ethereum/go-ethereum/consensus/beacon"
+	"github.com/ethereum/go-ethereum/consensus/ethash"
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/core/vm"
@@ -17,10 +19,13 @@ type HeaderReader interface {
 	GetHeader(hash common.Hash, number uint64) *types.Header
 }
 
-// chainContext adapts a HeaderReader to core.ChainContext. Ember has no
-// consensus.Engine (CometBFT is the engine), so Engine returns nil: Ember
-// always passes the block's coinbase explicitly, which is the only reason
-// go-ethereum would ask the engine.
+// engine answers go-ethereum's one question to a consensus engine during
+// execution, the block's author, with the header's coinbase (the beacon
+// engine's rule for post-merge headers, which all of Ember's are). CometBFT
+// is the real consensus engine.
+var engine consensus.Engine = beacon.New(ethash.NewFaker())
+
+// chainContext adapts a HeaderReader to core.ChainContext.
 type chainContext struct {
 	cfg     *params.ChainConfig
 	headers HeaderReader
@@ -33,7 +38,7 @@ func (c chainContext) GetHeader(hash common.Hash, number uint64) *types.Header {
 }
 func (c chainContext) GetHeaderByNumber(uint64) *types.Header    { return nil }
 func (c chainContext) GetHeaderByHash(common.Hash) *types.Header { return nil }
-func (c chainContext) Engine() consensus.Engine                  { return nil }
+func (c chainContext) Engine() consensus.Engine                  { return engine }
 
 // ChainContext adapts headers to the core.ChainContext go-ethereum's
 // helpers (the gas estimator among them) take.

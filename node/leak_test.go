@@ -13,7 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 )
 
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -23,7 +23,7 @@ func freeAddr(t *testing.T) string {
 }
 
 // startDevNode runs a dev node in this process.
-func startDevNode(t *testing.T) *Node {
+func startDevNode(t testing.TB) *Node {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("starts a node: skipped with -short")

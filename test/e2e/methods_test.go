@@ -7,6 +7,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
 )
 
 // TestHeaderReceiptsUnclesAndNodeMethods checks eth_getHeaderBy*,
@@ -85,5 +86,29 @@ func mustCall(t *testing.T, n *Node, out any, method string, args ...any) {
 	t.Helper()
 	if err := n.RPC.Call(out, method, args...); err != nil {
 		t.Fatalf("%s: %v", method, err)
+	}
+}
+
+// TestEstimateGas checks geth's estimator: a plain transfer costs 21000, a
+// deployment without "to" is estimated, and estimate-then-send succeeds.
+func TestEstimateGas(t *testing.T) {
+	n := StartDev(t, "--empty-block-interval", "0")
+	key := devKeys[7]
+	var gas hexutil.Uint64
+	mustCall(t, n, &gas, "eth_estimateGas", map[string]any{"from": key.Address, "to": common.HexToAddress("0x1234"), "value": "0x1"})
+	if gas != 21000 {
+		t.Fatalf("transfer estimate %d, want 21000", gas)
+	}
+	code := hexutil.Bytes(deployCode(emitterRuntime()))
+	mustCall(t, n, &gas, "eth_estimateGas", map[string]any{"from": key.Address, "input": code})
+	tx := n.send(t, key.Private, txOpts{Gas: uint64(gas), Data: code})
+	if r := n.WaitReceipt(t, tx.Hash()); r.Status != 1 || r.GasUsed > uint64(gas) {
+		t.Fatalf("deploy with estimated gas %d: status %d, used %d", gas, r.Status, r.GasUsed)
+	}
+	// A call that reverts whatever the gas gets code 3 with the reason.
+	var out json.RawMessage
+	err := n.RPC.Call(&out, "eth_estimateGas", map[string]any{"from": key.Address, "to": crypto.CreateAddress(key.Address, tx.Nonce()), "input": hexutil.Bytes(word(0))})
+	if err == nil || err.Error() != "execution reverted: zero value" {
+		t.Fatalf("reverting estimate: %v", err)
 	}
 }
