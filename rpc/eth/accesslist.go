@@ -21,11 +21,7 @@ type AccessListResult struct {
 // the gas it used with it, on the state of the given block (default latest).
 // A call that reverts still gets a list, with the error beside it.
 func (api *API) CreateAccessList(ctx context.Context, args TransactionArgs, bnh *rpc.BlockNumberOrHash) (*AccessListResult, error) {
-	st, header, err := api.stateAt(orLatest(bnh))
-	if err != nil {
-		return nil, err
-	}
-	msg, err := args.toMessage(header.BaseFee, api.cfg.GasCap)
+	st, header, msg, err := api.prepareCall(args, bnh)
 	if err != nil {
 		return nil, err
 	}

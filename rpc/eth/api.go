@@ -253,12 +253,22 @@ func (api *API) Call(ctx context.Context, args TransactionArgs, bnh *rpc.BlockNu
 	return result.Return(), result.Err
 }
 
-func (api *API) doCall(ctx context.Context, args TransactionArgs, bnh *rpc.BlockNumberOrHash) (*core.ExecutionResult, error) {
+// prepareCall opens the state of the given block (default latest) and
+// builds the message a call, estimate or access-list run executes.
+func (api *API) prepareCall(args TransactionArgs, bnh *rpc.BlockNumberOrHash) (*state.StateDB, *types.Header, *core.Message, error) {
 	st, header, err := api.stateAt(orLatest(bnh))
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	msg, err := args.toMessage(header.BaseFee, api.cfg.GasCap)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return st, header, msg, nil
+}
+
+func (api *API) doCall(ctx context.Context, args TransactionArgs, bnh *rpc.BlockNumberOrHash) (*core.ExecutionResult, error) {
+	st, header, msg, err := api.prepareCall(args, bnh)
 	if err != nil {
 		return nil, err
 	}
@@ -272,11 +282,7 @@ func (api *API) doCall(ctx context.Context, args TransactionArgs, bnh *rpc.Block
 // EstimateGas returns the lowest gas limit with which the call succeeds,
 // using geth's estimator on the given block's state (default latest).
 func (api *API) EstimateGas(ctx context.Context, args TransactionArgs, bnh *rpc.BlockNumberOrHash) (hexutil.Uint64, error) {
-	st, header, err := api.stateAt(orLatest(bnh))
-	if err != nil {
-		return 0, err
-	}
-	msg, err := args.toMessage(header.BaseFee, api.cfg.GasCap)
+	st, header, msg, err := api.prepareCall(args, bnh)
 	if err != nil {
 		return 0, err
 	}
