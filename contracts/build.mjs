@@ -1,0 +1,54 @@
+// Compiles src/*.sol with the pinned solc-js and writes artifacts/<Name>.json
+// ({contractName, abi, bytecode, deployedBytecode, compiler}). The artifacts are
+// committed so Go tests and benchmarks need no Node.js; `make contracts`
+// regenerates them and CI checks they are current.
+import fs from "node:fs";
+import path from "node:path";
+import { createRequire } from "node:module";
+import solc from "solc";
+
+const require = createRequire(import.meta.url);
+const here = path.dirname(new URL(import.meta.url).pathname);
+const srcDir = path.join(here, "src");
+const outDir = path.join(here, "artifacts");
+
+const sources = {};
+for (const f of fs.readdirSync(srcDir).filter((f) => f.endsWith(".sol")).sort()) {
+  sources[f] = { content: fs.readFileSync(path.join(srcDir, f), "utf8") };
+}
+const input = {
+  language: "Solidity",
+  sources,
+  settings: {
+    evmVersion: "cancun",
+    optimizer: { enabled: true, runs: 200 },
+    outputSelection: { "*": { "*": ["abi", "evm.bytecode.object", "evm.deployedBytecode.object"] } },
+  },
+};
+function findImports(p) {
+  try {
+    return { contents: fs.readFileSync(require.resolve(p), "utf8") };
+  } catch {
+    return { error: `not found: ${p}` };
+  }
+}
+const out = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports }));
+const errors = (out.errors || []).filter((e) => e.severity === "error");
+if (errors.length) {
+  for (const e of errors) console.error(e.formattedMessage);
+  process.exit(1);
+}
+fs.mkdirSync(outDir, { recursive: true });
+for (const file of Object.keys(sources)) {
+  for (const [name, c] of Object.entries(out.contracts[file])) {
+    const artifact = {
+      contractName: name,
+      compiler: `solc ${solc.version()}`,
+      abi: c.abi,
+      bytecode: "0x" + c.evm.bytecode.object,
+      deployedBytecode: "0x" + c.evm.deployedBytecode.object,
+    };
+    fs.writeFileSync(path.join(outDir, `${name}.json`), JSON.stringify(artifact, null, 2) + "\n");
+    console.log(`${name}: ${c.evm.deployedBytecode.object.length / 2} bytes of runtime code`);
+  }
+}
