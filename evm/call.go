@@ -2,6 +2,7 @@ package evm
 
 import (
 	"context"
+	"math/big"
 	"time"
 
 	"github.com/ethereum/go-ethereum/core"
@@ -12,20 +13,34 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 )
 
-// Call executes msg on statedb in the context of header without committing
-// anything, as eth_call and eth_estimateGas do. The base fee is not enforced
-// (NoBaseFee), so a call with a zero gas price runs, as it does on geth. The
-// run is aborted when timeout (if > 0) or ctx expires; the returned error then
-// says so.
-func Call(ctx context.Context, cfg *params.ChainConfig, header *types.Header, headers HeaderReader, statedb *state.StateDB, msg *core.Message, timeout time.Duration) (*core.ExecutionResult, error) {
-	if timeout > 0 {
+// CallOptions are the limits and adjustments of one eth_call.
+type CallOptions struct {
+	// Timeout aborts the run when it passes (0: only ctx does).
+	Timeout time.Duration
+	// Precompiles replaces the fork's precompile set (state overrides can
+	// move or remove precompiles); nil keeps the fork's.
+	Precompiles vm.PrecompiledContracts
+}
+
+// Call executes msg on statedb in blockCtx without committing anything, as
+// eth_call does. The base fee is not enforced (NoBaseFee), and a call with a
+// zero gas price sees a zero BASEFEE, as on geth, so fee-less calls run. The
+// run is aborted when opts.Timeout (if > 0) or ctx expires; the returned
+// error then says so.
+func Call(ctx context.Context, cfg *params.ChainConfig, blockCtx vm.BlockContext, statedb *state.StateDB, msg *core.Message, opts CallOptions) (*core.ExecutionResult, error) {
+	if opts.Timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
+		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
 		defer cancel()
 	}
-	blockCtx := BlockContext(cfg, header, headers)
+	if msg.GasPrice.IsZero() {
+		blockCtx.BaseFee = new(big.Int)
+	}
 	evm := vm.NewEVM(blockCtx, statedb, cfg, vm.Config{NoBaseFee: true})
 	defer evm.Release()
+	if opts.Precompiles != nil {
+		evm.SetPrecompiles(opts.Precompiles)
+	}
 
 	// Stop the interpreter when the deadline passes.
 	done := make(chan struct{})
@@ -43,7 +58,7 @@ func Call(ctx context.Context, cfg *params.ChainConfig, header *types.Header, he
 		return nil, err
 	}
 	if evm.Cancelled() {
-		return nil, &TimeoutError{Timeout: timeout}
+		return nil, &TimeoutError{Timeout: opts.Timeout}
 	}
 	return result, err
 }
@@ -57,14 +72,16 @@ func (e *TimeoutError) Error() string {
 
 // Estimate finds the lowest gas limit with which msg succeeds on statedb,
 // with go-ethereum's binary search (and its edge cases), capped at gasCap.
-// On failure it returns the revert data, if any.
-func Estimate(ctx context.Context, cfg *params.ChainConfig, header *types.Header, headers HeaderReader, statedb *state.StateDB, msg *core.Message, gasCap uint64) (uint64, []byte, error) {
+// blobBaseFee, if set, replaces the header's. On failure it returns the
+// revert data, if any.
+func Estimate(ctx context.Context, cfg *params.ChainConfig, header *types.Header, headers HeaderReader, statedb *state.StateDB, msg *core.Message, gasCap uint64, blobBaseFee *big.Int) (uint64, []byte, error) {
 	opts := &gasestimator.Options{
-		Config:     cfg,
-		Chain:      ChainContext(cfg, headers),
-		Header:     header,
-		State:      statedb,
-		ErrorRatio: 0.015,
+		Config:      cfg,
+		Chain:       ChainContext(cfg, headers),
+		Header:      header,
+		State:       statedb,
+		BlobBaseFee: blobBaseFee,
+		ErrorRatio:  0.015,
 	}
 	return gasestimator.Estimate(ctx, msg, opts, gasCap)
 }

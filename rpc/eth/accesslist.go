@@ -19,16 +19,18 @@ type AccessListResult struct {
 
 // CreateAccessList returns the EIP-2930 access list the call would use and
 // the gas it used with it, on the state of the given block (default latest).
-// A call that reverts still gets a list, with the error beside it.
-func (api *API) CreateAccessList(ctx context.Context, args TransactionArgs, bnh *rpc.BlockNumberOrHash) (*AccessListResult, error) {
-	st, header, msg, err := api.prepareCall(args, bnh)
+// A call that reverts still gets a list, with the error beside it. State
+// overrides apply as in eth_call.
+func (api *API) CreateAccessList(ctx context.Context, args TransactionArgs, bnh *rpc.BlockNumberOrHash, overrides *StateOverride) (*AccessListResult, error) {
+	env, err := api.prepareCall(args, bnh, overrides, nil)
 	if err != nil {
 		return nil, err
 	}
+	msg := env.msg
 	if args.Nonce == nil {
-		msg.Nonce = st.GetNonce(msg.From)
+		msg.Nonce = env.state.GetNonce(msg.From)
 	}
-	list, gasUsed, vmErr, err := evm.CreateAccessList(ctx, api.b.ChainConfig(), header, api.b, st, msg)
+	list, gasUsed, vmErr, err := evm.CreateAccessList(ctx, api.b.ChainConfig(), env.header, api.b, env.state, msg)
 	if err != nil {
 		return nil, err
 	}

@@ -241,11 +241,21 @@ func checkTxFee(gasPrice *big.Int, gas uint64, capEther float64) error {
 }
 
 // Call executes a message call on the state of the given block (default
-// latest) without creating a transaction.
-func (api *API) Call(ctx context.Context, args TransactionArgs, bnh *rpc.BlockNumberOrHash) (hexutil.Bytes, error) {
-	result, err := api.doCall(ctx, args, bnh)
+// latest) without creating a transaction. State and block overrides, in
+// geth's format, change a private copy of the state and the block first.
+func (api *API) Call(ctx context.Context, args TransactionArgs, bnh *rpc.BlockNumberOrHash, overrides *StateOverride, blockOverrides *BlockOverrides) (hexutil.Bytes, error) {
+	env, err := api.prepareCall(args, bnh, overrides, blockOverrides)
 	if err != nil {
 		return nil, err
+	}
+	result, err := evm.Call(ctx, api.b.ChainConfig(), env.blockCtx, env.state, env.msg,
+		evm.CallOptions{Timeout: api.cfg.EVMTimeout, Precompiles: env.precompiles})
+	if err != nil {
+		var timeout *evm.TimeoutError
+		if errors.As(err, &timeout) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("err: %w (supplied gas %d)", err, env.msg.GasLimit)
 	}
 	if errors.Is(result.Err, vm.ErrExecutionReverted) || len(result.Revert()) > 0 {
 		return nil, newRevertError(result.Revert())
@@ -253,43 +263,53 @@ func (api *API) Call(ctx context.Context, args TransactionArgs, bnh *rpc.BlockNu
 	return result.Return(), result.Err
 }
 
-// prepareCall opens the state of the given block (default latest) and
-// builds the message a call, estimate or access-list run executes.
-func (api *API) prepareCall(args TransactionArgs, bnh *rpc.BlockNumberOrHash) (*state.StateDB, *types.Header, *core.Message, error) {
-	st, header, err := api.stateAt(orLatest(bnh))
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	msg, err := args.toMessage(header.BaseFee, api.cfg.GasCap)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	return st, header, msg, nil
+// callEnv is everything one call, estimate or access-list run executes in.
+type callEnv struct {
+	state       *state.StateDB
+	header      *types.Header // with the block overrides applied
+	blockCtx    vm.BlockContext
+	precompiles vm.PrecompiledContracts
+	msg         *core.Message
 }
 
-func (api *API) doCall(ctx context.Context, args TransactionArgs, bnh *rpc.BlockNumberOrHash) (*core.ExecutionResult, error) {
-	st, header, msg, err := api.prepareCall(args, bnh)
+// prepareCall opens the state of the given block (default latest), applies
+// the overrides and builds the message to execute.
+func (api *API) prepareCall(args TransactionArgs, bnh *rpc.BlockNumberOrHash, overrides *StateOverride, blockOverrides *BlockOverrides) (*callEnv, error) {
+	if err := blockOverrides.check(); err != nil {
+		return nil, err
+	}
+	st, header, err := api.stateAt(orLatest(bnh))
 	if err != nil {
 		return nil, err
 	}
-	result, err := evm.Call(ctx, api.b.ChainConfig(), header, api.b, st, msg, api.cfg.EVMTimeout)
-	if err != nil {
-		return nil, fmt.Errorf("err: %w (supplied gas %d)", err, msg.GasLimit)
+	cfg := api.b.ChainConfig()
+	env := &callEnv{state: st, blockCtx: evm.BlockContext(cfg, header, api.b)}
+	blockOverrides.applyContext(&env.blockCtx)
+	env.header = blockOverrides.applyHeader(header)
+	env.precompiles = vm.ActivePrecompiledContracts(evm.Rules(cfg, env.blockCtx.BlockNumber, env.blockCtx.Time))
+	if overrides != nil {
+		if err := overrides.apply(st, env.precompiles); err != nil {
+			return nil, err
+		}
 	}
-	return result, nil
+	if env.msg, err = args.toMessage(env.header.BaseFee, api.cfg.GasCap); err != nil {
+		return nil, err
+	}
+	return env, nil
 }
 
 // EstimateGas returns the lowest gas limit with which the call succeeds,
-// using geth's estimator on the given block's state (default latest).
-func (api *API) EstimateGas(ctx context.Context, args TransactionArgs, bnh *rpc.BlockNumberOrHash) (hexutil.Uint64, error) {
-	st, header, msg, err := api.prepareCall(args, bnh)
+// using geth's estimator on the given block's state (default latest), with
+// the same overrides as eth_call.
+func (api *API) EstimateGas(ctx context.Context, args TransactionArgs, bnh *rpc.BlockNumberOrHash, overrides *StateOverride, blockOverrides *BlockOverrides) (hexutil.Uint64, error) {
+	env, err := api.prepareCall(args, bnh, overrides, blockOverrides)
 	if err != nil {
 		return 0, err
 	}
 	if args.Gas == nil {
-		msg.GasLimit = 0 // let the estimator search up to the block gas limit
+		env.msg.GasLimit = 0 // let the estimator search up to the block gas limit
 	}
-	gas, revert, err := evm.Estimate(ctx, api.b.ChainConfig(), header, api.b, st, msg, api.cfg.GasCap)
+	gas, revert, err := evm.Estimate(ctx, api.b.ChainConfig(), env.header, api.b, env.state, env.msg, api.cfg.GasCap, blockOverrides.blobBaseFee())
 	if err != nil {
 		if len(revert) > 0 {
 			return 0, newRevertError(revert)

@@ -2,7 +2,9 @@ package e2e
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -74,11 +76,24 @@ func TestHeaderReceiptsUnclesAndNodeMethods(t *testing.T) {
 		{"eth_syncing", nil, `false`},
 		{"eth_accounts", nil, `[]`},
 		{"eth_coinbase", nil, `"` + block["miner"].(string) + `"`},
+		{"eth_protocolVersion", nil, `"0x44"`},
 	} {
 		mustCall(t, n, &raw, c.method, c.args...)
 		if string(raw) != c.want {
 			t.Errorf("%s%v = %s, want %s", c.method, c.args, raw, c.want)
 		}
+	}
+}
+
+// TestBlobBaseFee checks that eth_blobBaseFee says the chain has no blob fee
+// market instead of a number wallets would build unusable blob txs with.
+func TestBlobBaseFee(t *testing.T) {
+	n := StartDev(t)
+	var out json.RawMessage
+	err := n.RPC.Call(&out, "eth_blobBaseFee")
+	var re interface{ ErrorCode() int }
+	if !errors.As(err, &re) || re.ErrorCode() != -32000 || !strings.HasPrefix(err.Error(), "blob transactions are not supported on this chain") {
+		t.Fatalf("eth_blobBaseFee = %s, %v", out, err)
 	}
 }
 
