@@ -48,6 +48,11 @@ func (api *API) GasPrice() *hexutil.Big {
 	return (*hexutil.Big)(new(big.Int).Add(api.b.NextBaseFee(), api.cfg.SuggestedTip))
 }
 
+// BaseFee is the base fee per gas of the next block (eth_baseFee).
+func (api *API) BaseFee() *hexutil.Big {
+	return (*hexutil.Big)(api.b.NextBaseFee())
+}
+
 // MaxPriorityFeePerGas suggests a priority fee for EIP-1559 transactions.
 func (api *API) MaxPriorityFeePerGas() *hexutil.Big {
 	return (*hexutil.Big)(new(big.Int).Set(api.cfg.SuggestedTip))
@@ -147,6 +152,47 @@ func (api *API) GetStorageAt(address common.Address, slot string, bnh rpc.BlockN
 	}
 	v := st.GetState(address, key)
 	return v[:], nil
+}
+
+// maxStorageValues bounds the slots of one eth_getStorageValues, as in geth.
+const maxStorageValues = 1024
+
+// GetStorageValues reads many slots of many accounts at one block (default
+// latest) in one request. Keys may be short (left-padded), as in
+// eth_getStorageAt.
+func (api *API) GetStorageValues(requests map[common.Address][]string, bnh *rpc.BlockNumberOrHash) (map[common.Address][]hexutil.Bytes, error) {
+	keys := make(map[common.Address][]common.Hash, len(requests))
+	total := 0
+	for addr, slots := range requests {
+		if total += len(slots); total > maxStorageValues {
+			return nil, &limitError{fmt.Sprintf("too many slots (max %d)", maxStorageValues)}
+		}
+		keys[addr] = make([]common.Hash, 0, len(slots))
+		for _, slot := range slots {
+			key, _, err := decodeStorageKey(slot)
+			if err != nil {
+				return nil, invalidParams("invalid argument 0: %v: %q", err, slot)
+			}
+			keys[addr] = append(keys[addr], key)
+		}
+	}
+	if total == 0 {
+		return nil, invalidParams("empty request")
+	}
+	st, _, err := api.stateAt(orLatest(bnh))
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[common.Address][]hexutil.Bytes, len(keys))
+	for addr, slots := range keys {
+		vals := make([]hexutil.Bytes, len(slots))
+		for i, key := range slots {
+			v := st.GetState(addr, key)
+			vals[i] = v[:]
+		}
+		out[addr] = vals
+	}
+	return out, st.Error()
 }
 
 // GetBlockByNumber returns a block with tx hashes or full txs; null when the

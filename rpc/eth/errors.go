@@ -41,3 +41,10 @@ func invalidParams(format string, args ...any) error {
 
 // errHeaderNotFound is geth's answer for a state query at an unknown block.
 var errHeaderNotFound = errors.New("header not found")
+
+// limitError is a request over a server-side bound: geth's -38026 "client
+// limit exceeded".
+type limitError struct{ msg string }
+
+func (e *limitError) Error() string  { return e.msg }
+func (e *limitError) ErrorCode() int { return -38026 }

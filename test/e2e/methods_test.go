@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"errors"
+	"math/big"
 	"reflect"
 	"strings"
 	"testing"
@@ -82,6 +83,68 @@ func TestHeaderReceiptsUnclesAndNodeMethods(t *testing.T) {
 		if string(raw) != c.want {
 			t.Errorf("%s%v = %s, want %s", c.method, c.args, raw, c.want)
 		}
+	}
+}
+
+// TestStorageValuesAndBaseFee checks eth_getStorageValues against
+// eth_getStorageAt at two heights, its bounds, and eth_baseFee against the
+// base fee the next block gets.
+func TestStorageValuesAndBaseFee(t *testing.T) {
+	n := StartDev(t, "--empty-block-interval", "0")
+	key := devKeys[3]
+	d := n.WaitReceipt(t, n.send(t, key.Private, txOpts{Gas: 300_000, Data: deployCode(emitterRuntime())}).Hash())
+	r := n.WaitReceipt(t, n.send(t, key.Private, txOpts{To: &d.ContractAddress, Data: word(42), Gas: 100_000}).Hash())
+
+	var vals map[common.Address][]hexutil.Bytes
+	req := map[common.Address][]string{d.ContractAddress: {"0x0", "0x1"}, key.Address: {}}
+	mustCall(t, n, &vals, "eth_getStorageValues", req, hexutil.EncodeBig(r.BlockNumber))
+	got := vals[d.ContractAddress]
+	if len(vals) != 2 || len(vals[key.Address]) != 0 || len(got) != 2 ||
+		hexutil.Encode(got[0]) != hexutil.Encode(word(42)) || hexutil.Encode(got[1]) != hexutil.Encode(make([]byte, 32)) {
+		t.Fatalf("eth_getStorageValues at %d = %v", r.BlockNumber, vals)
+	}
+	mustCall(t, n, &vals, "eth_getStorageValues", req, hexutil.EncodeBig(d.BlockNumber))
+	if hexutil.Encode(vals[d.ContractAddress][0]) != hexutil.Encode(make([]byte, 32)) {
+		t.Fatalf("eth_getStorageValues before the write = %v", vals)
+	}
+	many := make([]string, 1025)
+	for i := range many {
+		many[i] = hexutil.EncodeUint64(uint64(i))
+	}
+	for _, c := range []struct {
+		req  any
+		code int
+		msg  string
+	}{
+		{map[string][]string{}, -32602, "empty request"},
+		{map[common.Address][]string{key.Address: many}, -38026, "too many slots (max 1024)"},
+		{map[common.Address][]string{key.Address: {"0xzz"}}, -32602, "invalid argument 0"},
+	} {
+		err := n.RPC.Call(&vals, "eth_getStorageValues", c.req)
+		var re interface{ ErrorCode() int }
+		if !errors.As(err, &re) || re.ErrorCode() != c.code || !strings.HasPrefix(err.Error(), c.msg) {
+			t.Errorf("eth_getStorageValues(%.60v) = %v, want %d %q", c.req, err, c.code, c.msg)
+		}
+	}
+
+	// eth_baseFee is the base fee block head+1 gets (read head on both sides
+	// so no block slips in between).
+	var baseFee hexutil.Big
+	var before, after hexutil.Uint64
+	for {
+		mustCall(t, n, &before, "eth_blockNumber")
+		mustCall(t, n, &baseFee, "eth_baseFee")
+		if mustCall(t, n, &after, "eth_blockNumber"); before == after {
+			break
+		}
+	}
+	n.WaitReceipt(t, n.send(t, key.Private, txOpts{To: &key.Address, Value: big.NewInt(1)}).Hash())
+	h, err := n.Eth.HeaderByNumber(ctx(t), new(big.Int).SetUint64(uint64(before)+1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.BaseFee.Cmp(baseFee.ToInt()) != 0 {
+		t.Fatalf("eth_baseFee at head %d = %s; block %d has base fee %s", before, baseFee.ToInt(), h.Number, h.BaseFee)
 	}
 }
 

@@ -116,6 +116,24 @@ func TestRPCBasics(t *testing.T) {
 	if err := n.RPC.Call(&s, "web3_clientVersion"); err != nil || !strings.HasPrefix(s, "emberd/") || !strings.HasSuffix(s, "/"+runtime.GOOS+"-"+runtime.GOARCH+"/"+runtime.Version()) {
 		t.Fatalf("web3_clientVersion = %q, %v", s, err)
 	}
+	// keccak256("") and keccak256(0x68656c6c6f = "hello").
+	for in, want := range map[string]string{
+		"0x":           "0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470",
+		"0x68656c6c6f": "0x1c8aff950685c2ed4bc3174f3472287b56d9517b9c948127319a09a7a36deac8",
+	} {
+		if err := n.RPC.Call(&s, "web3_sha3", in); err != nil || s != want {
+			t.Fatalf("web3_sha3(%s) = %q, %v", in, s, err)
+		}
+	}
+	// A single validator with PEX off: no peers, p2p listening.
+	var peers json.RawMessage
+	var listening bool
+	if err := n.RPC.Call(&peers, "net_peerCount"); err != nil || string(peers) != "0" {
+		t.Fatalf("net_peerCount = %s, %v", peers, err)
+	}
+	if err := n.RPC.Call(&listening, "net_listening"); err != nil || !listening {
+		t.Fatalf("net_listening = %v, %v", listening, err)
+	}
 	// gasPrice = next block's base fee (EIP-1559 from the head, floored at
 	// the genesis minimum) + the suggested 1 gwei tip.
 	head, _ := n.Eth.HeaderByNumber(ctx(t), nil)

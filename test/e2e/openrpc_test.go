@@ -1,0 +1,301 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"math/big"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/holiman/uint256"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/emberchain/ember/contracts"
+)
+
+const openRPCPath = "testdata/execution-apis-openrpc.json"
+
+// openRPC compiles result schemas out of the execution-apis document.
+type openRPC struct {
+	compiler *jsonschema.Compiler
+	index    map[string]int // method name -> position in "methods"
+	schemas  map[string]*jsonschema.Schema
+}
+
+func loadOpenRPC(t *testing.T) *openRPC {
+	t.Helper()
+	raw, err := os.ReadFile(openRPCPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names struct {
+		Methods []struct{ Name string } `json:"methods"`
+	}
+	if err := json.Unmarshal(raw, &names); err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft7)
+	if err := c.AddResource("file:///openrpc.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	o := &openRPC{compiler: c, index: map[string]int{}, schemas: map[string]*jsonschema.Schema{}}
+	for i, m := range names.Methods {
+		o.index[m.Name] = i
+	}
+	return o
+}
+
+// validate checks one result against method's result schema.
+func (o *openRPC) validate(t *testing.T, method string, result json.RawMessage) error {
+	t.Helper()
+	sch, ok := o.schemas[method]
+	if !ok {
+		i, inSpec := o.index[method]
+		if !inSpec {
+			t.Fatalf("%s is not in the OpenRPC document", method)
+		}
+		var err error
+		if sch, err = o.compiler.Compile("file:///openrpc.json#/methods/" + itoa(i) + "/result/schema"); err != nil {
+			t.Fatalf("compile %s result schema: %v", method, err)
+		}
+		o.schemas[method] = sch
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(result))
+	if err != nil {
+		return err
+	}
+	return sch.Validate(inst)
+}
+
+func itoa(i int) string { return big.NewInt(int64(i)).String() }
+
+// TestOpenRPCConformance calls every method of the OpenRPC document that
+// Ember serves, on a chain holding every transaction type Ember executes,
+// contract creations, logs and reverts, and validates each answer (found and
+// not-found cases) against the method's result schema with a JSON-schema
+// validator. It then checks docs/json-rpc-conformance.md's conformance table says the same.
+func TestOpenRPCConformance(t *testing.T) {
+	spec := loadOpenRPC(t)
+	n := StartDev(t, "--empty-block-interval", "0")
+	f := buildConformanceFixture(t, n)
+
+	var validated []string
+	check := func(method string, params ...any) json.RawMessage {
+		t.Helper()
+		var raw json.RawMessage
+		if err := n.RPC.Call(&raw, method, params...); err != nil {
+			t.Errorf("%s%v: %v", method, params, err)
+			return nil
+		}
+		if err := spec.validate(t, method, raw); err != nil {
+			t.Errorf("%s%v answer does not match the OpenRPC result schema:\n%s\n%v", method, params, raw, err)
+			return raw
+		}
+		if !slices.Contains(validated, method) {
+			validated = append(validated, method)
+		}
+		return raw
+	}
+
+	num := func(r *types.Receipt) string { return hexutil.EncodeBig(r.BlockNumber) }
+	missingBlock, missingHash := "0xffffff", common.HexToHash("0xdead").Hex()
+
+	check("net_version")
+	for _, m := range []string{"eth_accounts", "eth_blockNumber", "eth_chainId", "eth_coinbase", "eth_gasPrice", "eth_maxPriorityFeePerGas", "eth_syncing"} {
+		check(m)
+	}
+	check("eth_feeHistory", "0x4", "latest", []float64{25, 75})
+	check("eth_feeHistory", "0x2", num(f.receipts[0]), []float64{})
+	check("eth_getBalance", f.sender, "latest")
+	check("eth_getBalance", f.sender, "0x1")
+	check("eth_getTransactionCount", f.sender, "pending")
+	check("eth_getCode", f.token, "latest")
+	check("eth_getCode", f.sender, "latest")
+	check("eth_getStorageAt", f.token, "0x2", "latest")
+	check("eth_getStorageValues", map[common.Address][]string{f.token: {"0x2", f.balanceSlot.Hex()}, f.sender: {}}, "latest")
+	check("eth_baseFee")
+	check("eth_getProof", f.token, []string{f.balanceSlot.Hex(), "0x2"}, "latest")
+	check("eth_getProof", common.HexToAddress("0x1234"), []string{}, num(f.receipts[0]))
+
+	for _, r := range f.receipts {
+		for _, full := range []bool{false, true} {
+			check("eth_getBlockByNumber", num(r), full)
+			check("eth_getBlockByHash", r.BlockHash, full)
+		}
+		check("eth_getBlockTransactionCountByNumber", num(r))
+		check("eth_getBlockTransactionCountByHash", r.BlockHash)
+		check("eth_getBlockReceipts", num(r))
+		check("eth_getTransactionByHash", r.TxHash)
+		check("eth_getTransactionByBlockHashAndIndex", r.BlockHash, hexutil.Uint(r.TransactionIndex))
+		check("eth_getTransactionByBlockNumberAndIndex", num(r), hexutil.Uint(r.TransactionIndex))
+		check("eth_getTransactionReceipt", r.TxHash)
+	}
+	check("eth_getBlockByNumber", "earliest", false)
+	check("eth_getBlockByNumber", "latest", true)
+	for _, tag := range []string{"safe", "finalized", "pending"} {
+		check("eth_getBlockByNumber", tag, false)
+	}
+	// Not found: null is in every one of these schemas.
+	check("eth_getBlockByNumber", missingBlock, false)
+	check("eth_getBlockByHash", missingHash, false)
+	check("eth_getBlockTransactionCountByNumber", missingBlock)
+	check("eth_getBlockTransactionCountByHash", missingHash)
+	check("eth_getBlockReceipts", missingBlock)
+	check("eth_getTransactionByHash", missingHash)
+	check("eth_getTransactionByBlockNumberAndIndex", num(f.receipts[0]), "0x99")
+	check("eth_getTransactionReceipt", missingHash)
+
+	balanceOf := map[string]any{"to": f.token, "input": f.balanceOfInput}
+	check("eth_call", balanceOf, "latest")
+	check("eth_call", balanceOf, map[string]any{"blockHash": f.receipts[len(f.receipts)-1].BlockHash, "requireCanonical": true})
+	check("eth_estimateGas", map[string]any{"from": f.sender, "to": f.token, "input": f.transferInput})
+	check("eth_createAccessList", map[string]any{"from": f.sender, "to": f.token, "input": f.transferInput}, "latest")
+
+	logFilter := map[string]any{"fromBlock": "0x0", "toBlock": "latest", "address": f.emitter}
+	if raw := check("eth_getLogs", logFilter); !bytes.Contains(raw, []byte(`"removed":false`)) {
+		t.Errorf("eth_getLogs found no logs of the emitter: %s", raw)
+	}
+	// Not an empty result: [] matches both arms of the spec's FilterResults
+	// oneOf (hashes or logs), so no empty answer can pass its schema.
+	check("eth_getLogs", map[string]any{"blockHash": f.receipts[len(f.receipts)-1].BlockHash})
+	var logID, blockID, pendingID string
+	json.Unmarshal(check("eth_newFilter", logFilter), &logID)
+	json.Unmarshal(check("eth_newBlockFilter"), &blockID)
+	json.Unmarshal(check("eth_newPendingTransactionFilter"), &pendingID)
+	check("eth_getFilterLogs", logID)
+
+	// One more block, with a log, a new block hash and a pending tx for the filters.
+	raw := n.signTx(t, devKeys[5].Private, txOpts{To: &f.emitter, Data: word(9), Gas: 100_000})
+	enc, _ := raw.MarshalBinary()
+	check("eth_sendRawTransaction", hexutil.Bytes(enc))
+	n.WaitReceipt(t, raw.Hash())
+	for _, id := range []string{logID, blockID, pendingID} {
+		if got := check("eth_getFilterChanges", id); string(got) == "[]" {
+			t.Errorf("filter %s saw nothing of the new block", id)
+		}
+	}
+	check("eth_uninstallFilter", logID)
+
+	// The validator is strict: each of these wrong answers must fail.
+	receipt := check("eth_getTransactionReceipt", f.receipts[0].TxHash)
+	for _, bad := range []struct{ method, raw string }{
+		{"eth_blockNumber", `"0x0400"`},
+		{"eth_getBalance", `"0x"`},
+		{"eth_getCode", `"0xABCD"`},
+		{"eth_getBlockByNumber", `{"number":"0x1"}`},
+		{"eth_getTransactionReceipt", `{"extra":1,` + string(receipt[1:])},
+		{"eth_getTransactionReceipt", strings.Replace(string(receipt), `"status":"0x1"`, `"status":"0x01"`, 1)},
+	} {
+		if err := spec.validate(t, bad.method, json.RawMessage(bad.raw)); err == nil {
+			t.Errorf("the %s schema accepted %.80s", bad.method, bad.raw)
+		}
+	}
+
+	checkConformanceTable(t, spec, validated)
+}
+
+// conformanceFixture is a chain with one transaction of each executed type.
+type conformanceFixture struct {
+	sender, token, emitter        common.Address
+	receipts                      []*types.Receipt // legacy, access list, dynamic fee (create), set code, dynamic fee (logs)
+	balanceSlot                   common.Hash
+	balanceOfInput, transferInput hexutil.Bytes
+}
+
+func buildConformanceFixture(t *testing.T, n *Node) *conformanceFixture {
+	key := devKeys[0]
+	f := &conformanceFixture{sender: key.Address}
+	to := common.HexToAddress("0x00000000000000000000000000000000000000aa")
+	wait := func(tx *types.Transaction) *types.Receipt {
+		r := n.WaitReceipt(t, tx.Hash())
+		if r.Status != 1 {
+			t.Fatalf("fixture tx type %d failed", tx.Type())
+		}
+		f.receipts = append(f.receipts, r)
+		return r
+	}
+	wait(n.send(t, key.Private, txOpts{Type: ptr(byte(types.LegacyTxType)), To: &to, Value: ether(1)}))
+	wait(n.send(t, key.Private, txOpts{Type: ptr(byte(types.AccessListTxType)), To: &to, Value: ether(1)}))
+
+	tok := contracts.MustLoad("EmberToken")
+	deploy, err := tok.DeployData(big.NewInt(1_000_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.token = wait(n.send(t, key.Private, txOpts{Data: deploy, Gas: 2_000_000})).ContractAddress
+	f.balanceSlot = crypto.Keccak256Hash(common.LeftPadBytes(key.Address.Bytes(), 32), make([]byte, 32))
+	f.balanceOfInput, _ = tok.ABI.Pack("balanceOf", key.Address)
+	f.transferInput, _ = tok.ABI.Pack("transfer", to, big.NewInt(10))
+
+	f.emitter = n.WaitReceipt(t, n.send(t, devKeys[1].Private, txOpts{Gas: 300_000, Data: deployCode(emitterRuntime())}).Hash()).ContractAddress
+	// EIP-7702: devKeys[2] delegates to the emitter, devKeys[1] sends.
+	chainID, _ := n.Eth.ChainID(ctx(t))
+	authNonce, _ := n.Eth.NonceAt(ctx(t), devKeys[2].Address, nil)
+	auth, err := types.SignSetCode(devKeys[2].Private, types.SetCodeAuthorization{
+		ChainID: *uint256.MustFromBig(chainID), Address: f.emitter, Nonce: authNonce,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nonce, _ := n.Eth.PendingNonceAt(ctx(t), devKeys[1].Address)
+	setCode, err := types.SignNewTx(devKeys[1].Private, types.LatestSignerForChainID(chainID), &types.SetCodeTx{
+		ChainID: uint256.MustFromBig(chainID), Nonce: nonce, GasTipCap: uint256.NewInt(1e9), GasFeeCap: uint256.NewInt(50e9),
+		Gas: 200_000, To: devKeys[2].Address, Value: new(uint256.Int), Data: word(7),
+		AuthList: []types.SetCodeAuthorization{auth},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Eth.SendTransaction(ctx(t), setCode); err != nil {
+		t.Fatal(err)
+	}
+	wait(setCode)
+	wait(n.send(t, devKeys[1].Private, txOpts{To: &f.emitter, Data: word(5), Gas: 100_000}))
+	return f
+}
+
+// checkConformanceTable compares docs/json-rpc-conformance.md's conformance table with
+// what this run validated: a method marked schema-valid there must have
+// passed here, and every method that passed here must be marked.
+func checkConformanceTable(t *testing.T, spec *openRPC, validated []string) {
+	t.Helper()
+	file, err := os.Open("../../docs/json-rpc-conformance.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	row := regexp.MustCompile("^\\| `([a-z0-9]+_[A-Za-z0-9]+)` \\| ([^|]+) \\| ([^|]+) \\|")
+	marked := map[string]bool{}
+	sc := bufio.NewScanner(file)
+	for sc.Scan() {
+		m := row.FindStringSubmatch(sc.Text())
+		if m == nil || strings.TrimSpace(m[3]) != "yes" {
+			continue
+		}
+		marked[m[1]] = true
+		if !slices.Contains(validated, m[1]) {
+			t.Errorf("docs/json-rpc-conformance.md marks %s schema-valid, but this test did not validate it", m[1])
+		}
+	}
+	for _, m := range validated {
+		if !marked[m] {
+			t.Errorf("%s is schema-valid but docs/json-rpc-conformance.md's conformance table does not say so", m)
+		}
+	}
+	if _, inSpec := spec.index["eth_blobBaseFee"]; !inSpec {
+		t.Error("the OpenRPC document lost eth_blobBaseFee")
+	}
+}
