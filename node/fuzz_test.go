@@ -25,6 +25,9 @@ func FuzzJSONRPC(f *testing.F) {
 		`[{"jsonrpc":"2.0","id":1,"method":"eth_chainId"},{"jsonrpc":"2.0","id":2,"method":"net_version"}]`,
 		`{"jsonrpc":"2.0","id":1,"method":"eth_newFilter","params":[{"address":["0x0000000000000000000000000000000000000001"]}]}`,
 		`{"jsonrpc":"2.0","id":1,"method":"eth_createAccessList","params":[{"to":"0x0000000000000000000000000000000000000004","input":"0x1234"}]}`,
+		`{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[{"to":"0x0000000000000000000000000000000000000009","input":"0x"},"latest",{"0x0000000000000000000000000000000000000001":{"movePrecompileToAddress":"0x0000000000000000000000000000000000000009"},"0x00000000000000000000000000000000000000aa":{"code":"0x6001600101","balance":"0x10","nonce":"0x2","stateDiff":{"0x0000000000000000000000000000000000000000000000000000000000000000":"0x0000000000000000000000000000000000000000000000000000000000000001"}}},{"number":"0x100","time":"0x5","gasLimit":"0x10000","baseFeePerGas":"0x0","blobBaseFee":"0x1"}]}`,
+		`{"jsonrpc":"2.0","id":1,"method":"eth_estimateGas","params":[{"to":"0x00000000000000000000000000000000000000aa"},"latest",{"0x00000000000000000000000000000000000000aa":{"code":"0x600160010160005260206000f3","state":{}}}]}`,
+		`{"jsonrpc":"2.0","id":1,"method":"eth_getStorageValues","params":[{"0x00000000000000000000000000000000000000aa":["0x0","0x01"]},"latest"]}`,
 	} {
 		f.Add([]byte(seed))
 	}
