@@ -114,8 +114,14 @@ func (s *Server) listen(kind, addr string, h http.Handler) error {
 		IdleTimeout: s.cfg.HTTPIdleTimeout.Std(),
 	}
 	if kind == "http" {
-		// WebSocket connections are long-lived: no read/write deadline there.
+		// As geth: the request must be read within http-timeout and answered
+		// within it; go-ethereum's server sees the write deadline and answers
+		// a method still running 100 ms before it with -32002 "request timed
+		// out" (and cancels it). WebSocket upgrades on this port clear the
+		// deadlines; the dedicated WebSocket listener has none.
 		srv.ReadHeaderTimeout = s.cfg.HTTPTimeout.Std()
+		srv.ReadTimeout = s.cfg.HTTPTimeout.Std()
+		srv.WriteTimeout = s.cfg.HTTPTimeout.Std()
 	}
 	s.mu.Lock()
 	s.srvs = append(s.srvs, srv)
