@@ -58,3 +58,8 @@ func BlockContext(cfg *params.ChainConfig, header *types.Header, headers HeaderR
 func Signer(cfg *params.ChainConfig, number *big.Int, time uint64) types.Signer {
 	return types.MakeSigner(cfg, number, time)
 }
+
+// Engine is the consensus engine go-ethereum's helpers (tracers, the gas
+// estimator) ask for a block's author: the beacon rules, so the header's
+// coinbase.
+func Engine() consensus.Engine { return engine }

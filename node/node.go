@@ -20,6 +20,7 @@ import (
 
 	"github.com/emberchain/ember/app"
 	"github.com/emberchain/ember/rpc"
+	"github.com/emberchain/ember/rpc/debug"
 	"github.com/emberchain/ember/rpc/eth"
 	"github.com/emberchain/ember/rpc/filters"
 	"github.com/emberchain/ember/rpc/netapi"
@@ -184,7 +185,7 @@ func (n *Node) Start() error {
 }
 
 // Namespaces lists every JSON-RPC namespace the node serves.
-func Namespaces() []string { return []string{"eth", "net", "web3"} }
+func Namespaces() []string { return []string{"eth", "net", "web3", "debug"} }
 
 func (n *Node) startRPC() error {
 	b := &backend{n: n}
@@ -205,6 +206,9 @@ func (n *Node) startRPC() error {
 		})},
 		{Name: "net", Service: netapi.NewAPI(b, n.state.EVM.Config.ChainID)},
 		{Name: "web3", Service: web3.NewAPI(app.Version)},
+		{Name: "debug", Service: debug.NewAPI(&traceBackend{n: n, gasCap: c.GasCap}, b, debug.Config{
+			MaxTimeout: c.TraceMaxTimeout.Std(), Concurrency: c.TraceConcurrency,
+		})},
 	}
 	srv, err := rpc.NewServer(c, namespaces, n.log.With("module", "json-rpc"))
 	if err != nil {

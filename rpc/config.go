@@ -40,6 +40,9 @@ type Config struct {
 	FilterTimeout     Duration `toml:"filter-timeout"`     // a filter not polled this long is removed
 	SubscriptionCap   int      `toml:"subscription-cap"`   // eth_subscribe subscriptions per WebSocket connection
 	NotificationQueue int      `toml:"notification-queue"` // undelivered notifications per subscription before its connection is closed
+
+	TraceMaxTimeout  Duration `toml:"trace-max-timeout"` // cap on a debug_trace* request's "timeout" (default 5s); 0 = none
+	TraceConcurrency int      `toml:"trace-concurrency"` // debug_trace* requests running at once; others wait
 }
 
 // DefaultConfig is what `emberd init` writes. Addresses follow the spec:
@@ -66,6 +69,8 @@ func DefaultConfig() Config {
 		FilterTimeout:        Duration(5 * time.Minute),
 		SubscriptionCap:      100,
 		NotificationQueue:    10_000,
+		TraceMaxTimeout:      Duration(time.Minute),
+		TraceConcurrency:     2,
 	}
 }
 

@@ -1,0 +1,118 @@
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/consensus"
+	"github.com/ethereum/go-ethereum/core/state"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/core/vm"
+	"github.com/ethereum/go-ethereum/eth/tracers"
+	"github.com/ethereum/go-ethereum/ethdb"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/emberchain/ember/evm"
+)
+
+// traceBackend is what go-ethereum's tracers API (eth/tracers) needs from a
+// chain, over the node's store: blocks, canonical transactions, and the
+// state before any transaction, rebuilt by replaying the block's earlier
+// transactions with Ember's execution rules.
+type traceBackend struct {
+	n      *Node
+	gasCap uint64
+}
+
+var _ tracers.Backend = (*traceBackend)(nil)
+
+func (b *traceBackend) header(number rpc.BlockNumber) *types.Header {
+	switch number {
+	case rpc.LatestBlockNumber, rpc.PendingBlockNumber, rpc.SafeBlockNumber, rpc.FinalizedBlockNumber:
+		return b.n.store.Head()
+	case rpc.EarliestBlockNumber:
+		number = 0
+	}
+	if number < 0 {
+		return nil
+	}
+	return b.n.store.HeaderByNumber(uint64(number))
+}
+
+func (b *traceBackend) HeaderByHash(_ context.Context, hash common.Hash) (*types.Header, error) {
+	return b.n.store.HeaderByHash(hash), nil
+}
+
+func (b *traceBackend) HeaderByNumber(_ context.Context, number rpc.BlockNumber) (*types.Header, error) {
+	return b.header(number), nil
+}
+
+func (b *traceBackend) CurrentHeader() *types.Header { return b.n.store.Head() }
+
+func (b *traceBackend) BlockByHash(_ context.Context, hash common.Hash) (*types.Block, error) {
+	return b.n.store.BlockByHash(hash), nil
+}
+
+func (b *traceBackend) BlockByNumber(_ context.Context, number rpc.BlockNumber) (*types.Block, error) {
+	h := b.header(number)
+	if h == nil {
+		return nil, nil
+	}
+	return b.n.store.BlockByHash(h.Hash()), nil
+}
+
+func (b *traceBackend) GetCanonicalTransaction(hash common.Hash) (bool, *types.Transaction, common.Hash, uint64, uint64) {
+	tx, loc := b.n.store.Transaction(hash)
+	if tx == nil {
+		return false, nil, common.Hash{}, 0, 0
+	}
+	return true, tx, loc.BlockHash, loc.BlockNumber, loc.Index
+}
+
+// TxIndexDone: the lookup index is written in the same batch as each block.
+func (b *traceBackend) TxIndexDone() bool { return true }
+
+func (b *traceBackend) RPCGasCap() uint64                { return b.gasCap }
+func (b *traceBackend) ChainConfig() *params.ChainConfig { return b.n.store.Config() }
+func (b *traceBackend) Engine() consensus.Engine         { return evm.Engine() }
+
+// ChainDb is only used by the bad-block methods, which Ember does not serve
+// (it keeps no bad blocks).
+func (b *traceBackend) ChainDb() ethdb.Database { return nil }
+
+// StateAtBlock opens the state after block. Every state is kept (archive),
+// so nothing is re-executed and there is nothing to release.
+func (b *traceBackend) StateAtBlock(_ context.Context, block *types.Block, _ *state.StateDB, _ bool, _ bool) (*state.StateDB, tracers.StateReleaseFunc, error) {
+	st, err := b.n.store.StateAt(block.Root())
+	if err != nil {
+		return nil, nil, fmt.Errorf("state of block %d is not available: %w", block.NumberU64(), err)
+	}
+	return st, func() {}, nil
+}
+
+// StateAtTransaction opens the parent's state and replays the block's
+// transactions before txIndex.
+func (b *traceBackend) StateAtTransaction(ctx context.Context, block *types.Block, txIndex int) (*types.Transaction, vm.BlockContext, *state.StateDB, tracers.StateReleaseFunc, error) {
+	if block.NumberU64() == 0 {
+		return nil, vm.BlockContext{}, nil, nil, errors.New("no transaction in genesis")
+	}
+	parent := b.n.store.GetHeader(block.ParentHash(), block.NumberU64()-1)
+	if parent == nil {
+		return nil, vm.BlockContext{}, nil, nil, fmt.Errorf("parent of block %d not found", block.NumberU64())
+	}
+	st, err := b.n.store.StateAt(parent.Root)
+	if err != nil {
+		return nil, vm.BlockContext{}, nil, nil, fmt.Errorf("state of block %d is not available: %w", parent.Number, err)
+	}
+	if txIndex < 0 || txIndex >= len(block.Transactions()) {
+		return nil, vm.BlockContext{}, nil, nil, fmt.Errorf("transaction index %d out of range for block %d", txIndex, block.NumberU64())
+	}
+	blockCtx, err := evm.ReplayTo(ctx, b.ChainConfig(), block, b.n.store, st, txIndex)
+	if err != nil {
+		return nil, vm.BlockContext{}, nil, nil, err
+	}
+	return block.Transactions()[txIndex], blockCtx, st, func() {}, nil
+}
