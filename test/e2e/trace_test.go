@@ -122,7 +122,7 @@ func TestTraceTransaction(t *testing.T) {
 			{"CREATE2", childB, 0, nil, f.childABI.DeployedBytecode, ""},
 			{"CALL", childA, 0, setIn, nil, ""},
 			{"STATICCALL", childB, -1, valueIn, word32(9), ""},
-			{"DELEGATECALL", childB, 10, delegateIn, nil, ""}, // a delegate call shows the value it carries on
+			{"DELEGATECALL", childB, 10, delegateIn, nil, ""},             // a delegate call shows the value it carries on
 			{"STATICCALL", childA, -1, failIn, nil, "execution reverted"}, // fail() is pure
 			{"CALL", childA, 0, dieIn, nil, ""},
 		}
