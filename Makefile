@@ -6,7 +6,7 @@ LDFLAGS  := -X github.com/emberchain/ember/app.Version=$(VERSION)
 
 FUZZTIME ?= 10s
 
-.PHONY: build dev test test-unit fuzz bench-transfers bench-logs vet fmt clean
+.PHONY: build dev test test-unit fuzz contracts bench-transfers bench-logs vet fmt clean
 
 build: ## build emberd into build/emberd
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/emberd
@@ -21,6 +21,9 @@ test: vet ## run the whole test suite (unit, end-to-end, and each fuzz target fo
 fuzz: ## run each fuzz target for FUZZTIME (make fuzz FUZZTIME=10m for a long run)
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckTx$$' -fuzztime $(FUZZTIME) ./app
 	$(GO) test -run '^$$' -fuzz '^FuzzJSONRPC$$' -fuzztime $(FUZZTIME) ./node
+
+contracts: ## recompile contracts/src with the pinned solc-js into contracts/artifacts
+	cd contracts && npm install --no-audit --no-fund && node build.mjs
 
 test-unit: ## run the tests that need no node
 	$(GO) test -count=1 -short ./...

@@ -1,7 +1,8 @@
 // Compiles src/*.sol with the pinned solc-js and writes artifacts/<Name>.json
 // ({contractName, abi, bytecode, deployedBytecode, compiler}). The artifacts are
-// committed so Go tests and benchmarks need no Node.js; `make contracts`
-// regenerates them and CI checks they are current.
+// committed so Go code needs no Node.js; `make contracts` regenerates them.
+// With --check nothing is written: it exits 1 if a committed artifact differs
+// from what the sources compile to (TestArtifactsCurrent runs this).
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -38,6 +39,8 @@ if (errors.length) {
   for (const e of errors) console.error(e.formattedMessage);
   process.exit(1);
 }
+const check = process.argv.includes("--check");
+let stale = 0;
 fs.mkdirSync(outDir, { recursive: true });
 for (const file of Object.keys(sources)) {
   for (const [name, c] of Object.entries(out.contracts[file])) {
@@ -48,7 +51,18 @@ for (const file of Object.keys(sources)) {
       bytecode: "0x" + c.evm.bytecode.object,
       deployedBytecode: "0x" + c.evm.deployedBytecode.object,
     };
-    fs.writeFileSync(path.join(outDir, `${name}.json`), JSON.stringify(artifact, null, 2) + "\n");
+    const out = path.join(outDir, `${name}.json`);
+    const text = JSON.stringify(artifact, null, 2) + "\n";
+    if (check) {
+      const current = fs.existsSync(out) ? fs.readFileSync(out, "utf8") : "";
+      if (current !== text) {
+        console.error(`${out} is stale: run make contracts`);
+        stale++;
+      }
+      continue;
+    }
+    fs.writeFileSync(out, text);
     console.log(`${name}: ${c.evm.deployedBytecode.object.length / 2} bytes of runtime code`);
   }
 }
+if (stale) process.exit(1);

@@ -2,6 +2,9 @@ package contracts
 
 import (
 	"math/big"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -29,5 +32,22 @@ func TestLoad(t *testing.T) {
 	}
 	if _, err := Load("Nope"); err == nil {
 		t.Fatal("unknown contract loaded")
+	}
+}
+
+// TestArtifactsCurrent recompiles src/ with the pinned solc-js (npm) and
+// checks the committed artifacts are what the sources compile to.
+func TestArtifactsCurrent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs Node.js and npm: skipped with -short")
+	}
+	if _, err := os.Stat(filepath.Join("node_modules", "solc")); err != nil {
+		install := exec.Command("npm", "install", "--no-audit", "--no-fund")
+		if out, err := install.CombinedOutput(); err != nil {
+			t.Fatalf("npm install in contracts/: %v\n%s", err, out)
+		}
+	}
+	if out, err := exec.Command("node", "build.mjs", "--check").CombinedOutput(); err != nil {
+		t.Fatalf("artifacts differ from src/ (run make contracts): %v\n%s", err, out)
 	}
 }
