@@ -6,7 +6,7 @@ LDFLAGS  := -X github.com/emberchain/ember/app.Version=$(VERSION)
 
 FUZZTIME ?= 10s
 
-.PHONY: build dev test test-unit fuzz contracts bench-transfers bench-logs vet fmt clean
+.PHONY: build dev test test-unit fuzz contracts bench-transfers bench-logs bench-reads bench-traces vet fmt clean
 
 build: ## build emberd into build/emberd
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/emberd
@@ -36,6 +36,12 @@ bench-transfers: build ## transfers/s and latency, Ember vs anvil (see bench/REA
 
 bench-logs: build ## eth_getLogs over a million logs, Ember vs anvil and geth --dev (see bench/README.md)
 	$(GO) run ./bench/logs -emberd $(BIN)
+
+bench-reads: build ## JSON-RPC read throughput (req/s, p50, p99 per method), Ember vs anvil (see bench/README.md)
+	$(GO) run ./bench/reads -emberd $(BIN)
+
+bench-traces: build ## debug_traceBlockByNumber (callTracer) on a block of 500 ERC-20 transfers, Ember vs geth --dev (see bench/README.md)
+	$(GO) run ./bench/traces -emberd $(BIN)
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

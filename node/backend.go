@@ -43,8 +43,11 @@ func (b *backend) Receipts(h *types.Header) types.Receipts {
 func (b *backend) Transaction(h common.Hash) (*types.Transaction, store.TxLocation) {
 	return b.n.store.Transaction(h)
 }
+
+// StateAt serves the RPC's reads and calls, which never commit: through the
+// store's per-root read cache.
 func (b *backend) StateAt(root common.Hash) (*state.StateDB, error) {
-	return b.n.store.StateAt(root)
+	return b.n.store.CachedStateAt(root)
 }
 
 func (b *backend) PendingTransaction(h common.Hash) *types.Transaction {

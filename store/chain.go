@@ -25,14 +25,24 @@ func (s *Store) GetHeader(hash common.Hash, number uint64) *types.Header {
 // HeaderByNumber returns the canonical header at number, or nil when the
 // chain is not that long yet.
 func (s *Store) HeaderByNumber(number uint64) *types.Header {
-	if head := s.Head(); head == nil || number > head.Number.Uint64() {
-		return nil
-	}
-	hash := rawdb.ReadCanonicalHash(s.db, number)
+	hash := s.canonicalHash(number)
 	if hash == (common.Hash{}) {
 		return nil
 	}
 	return s.GetHeader(hash, number)
+}
+
+// canonicalHash is the hash of the block at number, or zero when the chain is
+// not that long yet. Committed blocks are final, so the number → hash cache
+// (refs) never goes stale.
+func (s *Store) canonicalHash(number uint64) common.Hash {
+	if head := s.Head(); head == nil || number > head.Number.Uint64() {
+		return common.Hash{}
+	}
+	if b, ok := s.refs.Get(number); ok {
+		return b.hash
+	}
+	return rawdb.ReadCanonicalHash(s.db, number)
 }
 
 // HeaderByHash returns the header with the given hash, or nil.
@@ -49,20 +59,35 @@ func (s *Store) HeaderByHash(hash common.Hash) *types.Header {
 
 // BlockByNumber returns the canonical block at number, or nil.
 func (s *Store) BlockByNumber(number uint64) *types.Block {
-	h := s.HeaderByNumber(number)
-	if h == nil {
+	hash := s.canonicalHash(number)
+	if hash == (common.Hash{}) {
 		return nil
 	}
-	return rawdb.ReadBlock(s.db, h.Hash(), number)
+	return s.readBlock(hash, number)
 }
 
-// BlockByHash returns the block with the given hash, or nil.
+// BlockByHash returns the block with the given hash, or nil. The block may be
+// shared with other callers (see blockCache): do not modify it.
 func (s *Store) BlockByHash(hash common.Hash) *types.Block {
+	if b, ok := s.blocks.get(hash); ok {
+		return b
+	}
 	number, ok := rawdb.ReadHeaderNumber(s.db, hash)
 	if !ok {
 		return nil
 	}
-	return rawdb.ReadBlock(s.db, hash, number)
+	return s.readBlock(hash, number)
+}
+
+func (s *Store) readBlock(hash common.Hash, number uint64) *types.Block {
+	if b, ok := s.blocks.get(hash); ok {
+		return b
+	}
+	b := rawdb.ReadBlock(s.db, hash, number)
+	if b != nil {
+		s.blocks.add(hash, b)
+	}
+	return b
 }
 
 // Receipts returns the receipts of a block with every derived field (block

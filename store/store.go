@@ -45,7 +45,16 @@ type Store struct {
 	head    atomic.Pointer[types.Header]           // last durable block
 	headers *lru.Cache[common.Hash, *types.Header] // recent headers by hash
 	refs    *lru.Cache[uint64, blockRef]           // canonical hash and time by number
+	blocks  *blockCache                            // recent decoded blocks by hash
+	states  *stateCache                            // shared readers of recently read state roots
 }
+
+// Read cache sizes (see cache.go).
+const (
+	blockCacheBlocks = 256
+	blockCacheBytes  = 32 << 20 // encoded size of the cached blocks
+	stateCacheRoots  = 4
+)
 
 // Open opens (creating if needed) the store in dir for the chain described by
 // config.
@@ -64,7 +73,9 @@ func Open(dir string, config *params.ChainConfig, opts Options) (*Store, error) 
 		config:  config,
 		headers: lru.NewCache[common.Hash, *types.Header](4096),
 		refs:    lru.NewCache[uint64, blockRef](1 << 16),
+		blocks:  newBlockCache(blockCacheBlocks, blockCacheBytes),
 	}
+	s.states = newStateCache(s.state, stateCacheRoots)
 	if hash := rawdb.ReadHeadBlockHash(db); hash != (common.Hash{}) {
 		num, ok := rawdb.ReadHeaderNumber(db, hash)
 		if !ok {
@@ -149,6 +160,18 @@ func (s *Store) setHead(h *types.Header) {
 // top of it.
 func (s *Store) StateAt(root common.Hash) (*state.StateDB, error) {
 	return state.New(root, s.state)
+}
+
+// CachedStateAt is StateAt for reads and calls that are never committed (the
+// RPC's): every StateDB opened at the same root reads through one shared
+// reader, which keeps the accounts, storage slots and trie nodes earlier
+// requests read (see stateCache).
+func (s *Store) CachedStateAt(root common.Hash) (*state.StateDB, error) {
+	r, err := s.states.reader(root)
+	if err != nil {
+		return nil, err
+	}
+	return state.NewWithReader(root, s.state, r)
 }
 
 // HasState reports whether the state with the given root is on disk or in

@@ -47,7 +47,7 @@ func TestJSONRPCBounds(t *testing.T) {
 
 	n.Stop()
 	setAppConfig(t, n, map[string]string{
-		"gas-cap": "2000000000", "evm-timeout": `"300ms"`, "http-timeout": `"2s"`, "txfee-cap": "0.01",
+		"gas-cap": "20000000000", "evm-timeout": `"300ms"`, "http-timeout": `"2s"`, "txfee-cap": "0.01",
 		"allow-unprotected-txs": "true", "batch-response-max-size": "4096", "max-open-connections": "3",
 		"cors-origins": `["https://app.example"]`, "ws-origins": `["https://app.example"]`,
 	})
@@ -66,8 +66,8 @@ func TestJSONRPCBounds(t *testing.T) {
 	t.Run("gas-cap", func(t *testing.T) {
 		var out hexutil.Bytes
 		err := n.RPC.Call(&out, "eth_call", map[string]any{"to": to, "gas": "0xffffffffff"}, "latest", code(gasLeftCode))
-		// The gas limit is capped at 2e9: 21000 intrinsic and 2 for GAS are gone.
-		if left := new(big.Int).SetBytes(out); err != nil || left.Int64() != 2_000_000_000-21000-2 {
+		// The gas limit is capped at 2e10: 21000 intrinsic and 2 for GAS are gone.
+		if left := new(big.Int).SetBytes(out); err != nil || left.Int64() != 20_000_000_000-21000-2 {
 			t.Fatalf("gas left under the cap = %v, %v", left, err)
 		}
 	})
@@ -80,9 +80,9 @@ func TestJSONRPCBounds(t *testing.T) {
 	})
 	t.Run("http-timeout", func(t *testing.T) {
 		// eth_estimateGas has no evm-timeout: the HTTP deadline ends it. A
-		// block gas limit of 2e9 makes each of its runs take seconds.
+		// block gas limit of 2e10 makes its first run take tens of seconds.
 		var gas hexutil.Uint64
-		err := n.RPC.Call(&gas, "eth_estimateGas", map[string]any{"to": to}, "latest", code(loopCode), map[string]any{"gasLimit": "0x77359400"})
+		err := n.RPC.Call(&gas, "eth_estimateGas", map[string]any{"to": to}, "latest", code(loopCode), map[string]any{"gasLimit": "0x4a817c800"})
 		if c, msg := rpcErr(err); c != -32002 || msg != "request timed out" {
 			t.Fatalf("endless estimate: %v", err)
 		}

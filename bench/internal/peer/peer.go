@@ -35,6 +35,10 @@ func (p *Node) Stop() {
 	}
 }
 
+// Pid is the process id of the node (for anvil from npm, of the platform
+// binary, which FindAnvil returns rather than the Node.js shim).
+func (p *Node) Pid() int { return p.cmd.Process.Pid }
+
 // FreePort returns a free loopback TCP port.
 func FreePort() string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -55,10 +59,7 @@ func Ember(bin string, accounts int, configure func(home string) error) (*Node, 
 	}
 	port := FreePort()
 	args := func(cmd string) []string {
-		a := []string{cmd, "--home", home,
-			"--json-rpc.address", "127.0.0.1:" + port, "--json-rpc.ws-address", "127.0.0.1:" + FreePort(),
-			"--rpc.laddr", "tcp://127.0.0.1:" + FreePort(), "--p2p.laddr", "tcp://127.0.0.1:" + FreePort(),
-			"--log-level", "warn"}
+		a := emberArgs(cmd, home, port)
 		if cmd == "dev" {
 			a = append(a, "--accounts", strconv.Itoa(accounts))
 		}
@@ -78,6 +79,30 @@ func Ember(bin string, accounts int, configure func(home string) error) (*Node, 
 	}
 	n, err = launch("ember", exec.Command(bin, args("start")...), "http://127.0.0.1:"+port, home)
 	return n, err
+}
+
+func emberArgs(cmd, home, port string) []string {
+	return []string{cmd, "--home", home,
+		"--json-rpc.address", "127.0.0.1:" + port, "--json-rpc.ws-address", "127.0.0.1:" + FreePort(),
+		"--rpc.laddr", "tcp://127.0.0.1:" + FreePort(), "--p2p.laddr", "tcp://127.0.0.1:" + FreePort(),
+		"--log-level", "warn"}
+}
+
+// EmberStart runs `emberd start` on an existing home (one Ember made, e.g.
+// a copy of a stopped node's), on free ports. Stop removes the home.
+func EmberStart(name, bin, home string) (*Node, error) {
+	port := FreePort()
+	return launch(name, exec.Command(bin, emberArgs("start", home, port)...), "http://127.0.0.1:"+port, home)
+}
+
+// Home is the node's data directory ("" when it has none of its own).
+func (p *Node) Home() string { return p.home }
+
+// Terminate stops the node gracefully (SIGTERM) and keeps its home, which
+// a later EmberStart may continue.
+func (p *Node) Terminate() {
+	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGTERM)
+	_ = p.cmd.Wait()
 }
 
 // Anvil runs anvil with automine (its default), or with a block every
