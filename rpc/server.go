@@ -27,6 +27,7 @@ type Namespace struct {
 type Server struct {
 	cfg  Config
 	rpc  *gethrpc.Server
+	fast *fastPath // single requests for the hottest read methods
 	log  *slog.Logger
 	mu   sync.Mutex
 	srvs []*http.Server
@@ -47,6 +48,7 @@ func NewServer(cfg Config, namespaces []Namespace, log *slog.Logger) (*Server, e
 		srv.SetHTTPBodyLimit(cfg.MaxBodySize)
 	}
 	known := make(map[string]bool)
+	enabled := make(map[string][]any)
 	for _, ns := range namespaces {
 		known[ns.Name] = true
 		if !slices.Contains(cfg.API, ns.Name) {
@@ -55,13 +57,19 @@ func NewServer(cfg Config, namespaces []Namespace, log *slog.Logger) (*Server, e
 		if err := srv.RegisterName(ns.Name, ns.Service); err != nil {
 			return nil, fmt.Errorf("register namespace %s: %w", ns.Name, err)
 		}
+		enabled[ns.Name] = append(enabled[ns.Name], ns.Service)
 	}
 	for _, name := range cfg.API {
 		if !known[name] {
 			return nil, fmt.Errorf("unknown JSON-RPC namespace %q in api list (have %s)", name, strings.Join(names(namespaces), ","))
 		}
 	}
-	return &Server{cfg: cfg, rpc: srv, log: log, addr: make(map[string]net.Addr), conns: make(map[string]net.Conn)}, nil
+	bodyLimit := cfg.MaxBodySize
+	if bodyLimit <= 0 {
+		bodyLimit = 5 * 1024 * 1024 // go-ethereum's default
+	}
+	return &Server{cfg: cfg, rpc: srv, fast: newFastPath(srv, enabled, bodyLimit, log), log: log,
+		addr: make(map[string]net.Addr), conns: make(map[string]net.Conn)}, nil
 }
 
 func names(nss []Namespace) []string {
@@ -80,7 +88,7 @@ func (s *Server) Start() error {
 		AllowedMethods: []string{http.MethodPost, http.MethodGet},
 		AllowedHeaders: []string{"*"},
 		MaxAge:         600,
-	}).Handler(s.rpc)
+	}).Handler(s.fast)
 	// The HTTP port also takes WebSocket upgrades, as geth's does.
 	both := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if isWebsocket(r) {

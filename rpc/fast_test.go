@@ -1,0 +1,97 @@
+package rpc
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	gethrpc "github.com/ethereum/go-ethereum/rpc"
+)
+
+// testService has the method shapes of the real namespaces.
+type testService struct{}
+
+func (testService) BlockNumber() hexutil.Uint64 { return 0x1234 }
+func (testService) GetBalance(a common.Address, b gethrpc.BlockNumberOrHash) (*hexutil.Big, error) {
+	if n, ok := b.Number(); ok && n > 100 {
+		return nil, errors.New("header not found")
+	}
+	return (*hexutil.Big)(a.Big()), nil
+}
+func (testService) Call(ctx context.Context, input hexutil.Bytes, b *gethrpc.BlockNumberOrHash) (hexutil.Bytes, error) {
+	if len(input) == 0 {
+		return nil, &dataErr{}
+	}
+	if input[0] == 0xff {
+		panic("boom")
+	}
+	return input, nil
+}
+func (testService) GetCode() (*hexutil.Bytes, error) { return nil, nil }
+
+type dataErr struct{}
+
+func (*dataErr) Error() string          { return "execution reverted: no" }
+func (*dataErr) ErrorCode() int         { return 3 }
+func (*dataErr) ErrorData() interface{} { return "0x1234" }
+
+// TestFastPathAnswersLikeGeth serves each request through the fast path and
+// through go-ethereum's server alone, and checks the answers are identical
+// and that the fast path itself answered the requests it should.
+func TestFastPathAnswersLikeGeth(t *testing.T) {
+	geth := gethrpc.NewServer()
+	if err := geth.RegisterName("eth", testService{}); err != nil {
+		t.Fatal(err)
+	}
+	var fellBack int
+	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fellBack++; geth.ServeHTTP(w, r) })
+	old := fastMethods
+	fastMethods = []string{"eth_blockNumber", "eth_getBalance", "eth_call", "eth_getCode"}
+	defer func() { fastMethods = old }()
+	fast := newFastPath(next, map[string][]any{"eth": {testService{}}}, 1<<20, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if len(fast.methods) != 4 {
+		t.Fatalf("fast methods found: %d", len(fast.methods))
+	}
+	for _, c := range []struct {
+		body string
+		fast bool
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}`, true},
+		{`{"jsonrpc":"2.0","id":"x","method":"eth_getBalance","params":["0x0000000000000000000000000000000000000007","latest"]}`, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":["0x0000000000000000000000000000000000000007","0x1000"]}`, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_call","params":["0x"]}`, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_call","params":["0xff"]}`, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_call","params":["0x01","latest"]}`, true},
+		{`{"jsonrpc":"2.0","id":null,"method":"eth_getCode"}`, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":["0x07","latest"]}`, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":["0x0000000000000000000000000000000000000007"]}`, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_call","params":"0x01"}`, false},
+		{`{"jsonrpc":"2.0","method":"eth_blockNumber"}`, false},
+		{`[{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}]`, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_unknown"}`, false},
+	} {
+		fellBack = 0
+		got := serve(fast, c.body)
+		if (fellBack == 0) != c.fast {
+			t.Errorf("%s: fast path answered = %v, want %v", c.body, fellBack == 0, c.fast)
+		}
+		if want := serve(geth, c.body); got != want {
+			t.Errorf("%s:\nfast %q\ngeth %q", c.body, got, want)
+		}
+	}
+}
+
+func serve(h http.Handler, body string) string {
+	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Body.String()
+}
