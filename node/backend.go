@@ -10,6 +10,7 @@ import (
 	abci "github.com/cometbft/cometbft/abci/types"
 	"github.com/cometbft/cometbft/mempool"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/state"
 	"github.com/ethereum/go-ethereum/core/txpool"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -69,12 +70,36 @@ func (b *backend) BaseFeeAfter(parent *types.Header) *big.Int {
 
 // SendTransaction runs CheckTx through CometBFT's mempool (as
 // broadcast_tx_sync does) and waits for its verdict.
+// seenBefore explains a tx CometBFT's cache has seen: still pending is geth's
+// "already known"; already mined is what geth answers then, since its pool
+// validates the nonce against the state: "nonce too low".
+func (b *backend) seenBefore(raw []byte) error {
+	var tx types.Transaction
+	if tx.UnmarshalBinary(raw) != nil {
+		return txpool.ErrAlreadyKnown
+	}
+	mined, _ := b.n.store.Transaction(tx.Hash())
+	if mined == nil {
+		return txpool.ErrAlreadyKnown
+	}
+	head := b.n.store.Head()
+	from, err := types.Sender(evm.Signer(b.ChainConfig(), head.Number, head.Time), &tx)
+	if err != nil {
+		return txpool.ErrAlreadyKnown
+	}
+	st, err := b.n.store.CachedStateAt(head.Root)
+	if err != nil {
+		return txpool.ErrAlreadyKnown
+	}
+	return fmt.Errorf("%w: next nonce %v, tx nonce %v", core.ErrNonceTooLow, st.GetNonce(from), tx.Nonce())
+}
+
 func (b *backend) SendTransaction(ctx context.Context, raw []byte) error {
 	resCh := make(chan *abci.ResponseCheckTx, 1)
 	err := b.n.cmt.Mempool().CheckTx(raw, func(res *abci.ResponseCheckTx) { resCh <- res }, mempool.TxInfo{})
 	switch {
 	case errors.Is(err, mempool.ErrTxInCache):
-		return txpool.ErrAlreadyKnown
+		return b.seenBefore(raw)
 	case err != nil:
 		var full mempool.ErrMempoolIsFull
 		if errors.As(err, &full) {

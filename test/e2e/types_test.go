@@ -15,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/consensus/misc/eip1559"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/holiman/uint256"
 )
 
@@ -96,11 +97,23 @@ func TestNonceGapRefused(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Fatalf("gapped tx: err = %v, want %q", err, want)
 	}
-	// The same nonce again after a successful send is a duplicate.
-	tx := n.send(t, key.Private, txOpts{Nonce: ptr(nonce), To: &to, Value: big.NewInt(1)})
+	// A pending tx sent again is "already known"; once mined, "nonce too
+	// low", as geth's pool says (CometBFT's cache still holds it).
+	tx := n.signTx(t, key.Private, txOpts{Nonce: ptr(nonce), To: &to, Value: big.NewInt(1)})
+	raw, _ := tx.MarshalBinary()
+	batch := []rpc.BatchElem{
+		{Method: "eth_sendRawTransaction", Args: []any{hexutil.Bytes(raw)}, Result: new(common.Hash)},
+		{Method: "eth_sendRawTransaction", Args: []any{hexutil.Bytes(raw)}, Result: new(common.Hash)},
+	}
+	// (If a block slipped in between the two, the second is already mined.)
+	if err := n.RPC.BatchCall(batch); err != nil || batch[0].Error != nil || batch[1].Error == nil ||
+		batch[1].Error.Error() != "already known" && !strings.HasPrefix(batch[1].Error.Error(), "nonce too low") {
+		t.Fatalf("tx sent twice at once: %v, %v, %v", err, batch[0].Error, batch[1].Error)
+	}
 	n.WaitReceipt(t, tx.Hash())
-	if err := n.Eth.SendTransaction(ctx(t), tx); err == nil || err.Error() != "already known" && !strings.HasPrefix(err.Error(), "nonce too low") {
-		t.Fatalf("resent tx: err = %v", err)
+	want = fmt.Sprintf("nonce too low: next nonce %d, tx nonce %d", nonce+1, nonce)
+	if err := n.Eth.SendTransaction(ctx(t), tx); err == nil || err.Error() != want {
+		t.Fatalf("mined tx sent again: err = %v, want %q", err, want)
 	}
 }
 
