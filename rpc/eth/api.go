@@ -2,12 +2,14 @@ package eth
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/common/lru"
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/state"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -22,14 +24,25 @@ import (
 type API struct {
 	b   Backend
 	cfg Config
+	// blocks holds encoded blocks: a committed block never changes, and
+	// encoding one with its transactions costs far more than serving it.
+	blocks *lru.SizeConstrainedCache[blockKey, json.RawMessage]
 }
+
+type blockKey struct {
+	hash   common.Hash
+	fullTx bool
+}
+
+// blockCacheBytes bounds the encoded blocks kept.
+const blockCacheBytes = 32 << 20
 
 // NewAPI returns the eth namespace over b.
 func NewAPI(b Backend, cfg Config) *API {
 	if cfg.SuggestedTip == nil {
 		cfg.SuggestedTip = big.NewInt(params.GWei)
 	}
-	return &API{b: b, cfg: cfg}
+	return &API{b: b, cfg: cfg, blocks: lru.NewSizeConstrainedCache[blockKey, json.RawMessage](blockCacheBytes)}
 }
 
 // ChainId is the EIP-155 chain id (eth_chainId).
@@ -197,26 +210,37 @@ func (api *API) GetStorageValues(requests map[common.Address][]string, bnh *rpc.
 
 // GetBlockByNumber returns a block with tx hashes or full txs; null when the
 // chain has no such block.
-func (api *API) GetBlockByNumber(number rpc.BlockNumber, fullTx bool) (map[string]any, error) {
+func (api *API) GetBlockByNumber(number rpc.BlockNumber, fullTx bool) (json.RawMessage, error) {
 	h := api.headerByNumber(number)
 	if h == nil {
 		return nil, nil
 	}
-	return api.marshalBlockAt(h.Hash(), fullTx), nil
+	return api.marshalBlockAt(h.Hash(), fullTx)
 }
 
 // GetBlockByHash returns a block with tx hashes or full txs; null when
 // unknown.
-func (api *API) GetBlockByHash(hash common.Hash, fullTx bool) (map[string]any, error) {
-	return api.marshalBlockAt(hash, fullTx), nil
+func (api *API) GetBlockByHash(hash common.Hash, fullTx bool) (json.RawMessage, error) {
+	return api.marshalBlockAt(hash, fullTx)
 }
 
-func (api *API) marshalBlockAt(hash common.Hash, fullTx bool) map[string]any {
+// marshalBlockAt is the block's JSON (what encoding MarshalBlock's map
+// gives), or nil (null) when unknown.
+func (api *API) marshalBlockAt(hash common.Hash, fullTx bool) (json.RawMessage, error) {
+	key := blockKey{hash, fullTx}
+	if enc, ok := api.blocks.Get(key); ok {
+		return enc, nil
+	}
 	block := api.b.BlockByHash(hash)
 	if block == nil {
-		return nil
+		return nil, nil
 	}
-	return MarshalBlock(block, fullTx, api.b.ChainConfig())
+	enc, err := json.Marshal(MarshalBlock(block, fullTx, api.b.ChainConfig()))
+	if err != nil {
+		return nil, err
+	}
+	api.blocks.Add(key, enc)
+	return enc, nil
 }
 
 // GetTransactionByHash returns a mined or pending transaction, or null.
