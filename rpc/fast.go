@@ -217,20 +217,19 @@ func (f *fastPath) call(ctx context.Context, name string, m *fastMethod, args []
 	if m.withErr && !out[1].IsNil() {
 		return response{err: out[1].Interface().(error)}
 	}
-	enc, err := json.Marshal(out[0].Interface())
+	// As go-ethereum: a json.Marshaler (an encoded block) encodes itself,
+	// without json.Marshal's validation pass.
+	var enc []byte
+	var err error
+	if m, ok := out[0].Interface().(json.Marshaler); ok {
+		enc, err = m.MarshalJSON()
+	} else {
+		enc, err = json.Marshal(out[0].Interface())
+	}
 	if err != nil {
 		return response{err: &rpcError{code: -32603, msg: err.Error()}}
 	}
 	return response{result: enc}
-}
-
-// message is go-ethereum's JSON-RPC message layout, so answers are byte for
-// byte what its server writes.
-type message struct {
-	Version string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id,omitempty"`
-	Error   *errorObject    `json:"error,omitempty"`
-	Result  json.RawMessage `json:"result,omitempty"`
 }
 
 type errorObject struct {
@@ -239,27 +238,37 @@ type errorObject struct {
 	Data    any    `json:"data,omitempty"`
 }
 
+// write writes the answer as go-ethereum's server does: the id as it came,
+// then the error (encoded with json.Marshal) or the result.
 func (f *fastPath) write(w http.ResponseWriter, id json.RawMessage, resp response) {
-	msg := message{Version: "2.0", ID: id, Result: resp.result}
+	field, value := `,"result":`, resp.result
 	if resp.err != nil {
 		// As go-ethereum: type assertions, not errors.As.
-		msg.Error = &errorObject{Code: -32000, Message: resp.err.Error()}
+		obj := errorObject{Code: -32000, Message: resp.err.Error()}
 		if ec, ok := resp.err.(gethrpc.Error); ok {
-			msg.Error.Code = ec.ErrorCode()
+			obj.Code = ec.ErrorCode()
 		}
 		if de, ok := resp.err.(gethrpc.DataError); ok {
-			msg.Error.Data = de.ErrorData()
+			obj.Data = de.ErrorData()
 		}
+		enc, err := json.Marshal(&obj)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		field, value = `,"error":`, enc
 	}
-	out, err := json.Marshal(&msg)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
+	out := f.getBuf()
+	defer f.bufs.Put(out)
+	out.WriteString(`{"jsonrpc":"2.0","id":`)
+	out.Write(id)
+	out.WriteString(field)
+	out.Write(value)
+	out.WriteByte('}')
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(out)))
-	w.Write(out)
+	h.Set("Content-Length", strconv.Itoa(out.Len()))
+	w.Write(out.Bytes())
 }
 
 func (f *fastPath) getBuf() *bytes.Buffer {

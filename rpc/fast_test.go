@@ -64,6 +64,8 @@ func TestFastPathAnswersLikeGeth(t *testing.T) {
 		fast bool
 	}{
 		{`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}`, true},
+		{`{"jsonrpc":"2.0","id":"<a&b>\u00e9","method":"eth_blockNumber"}`, true},
+		{`{ "jsonrpc" : "2.0" , "id" : 1e3 , "method" : "eth_blockNumber" , "params" : [ ] }`, true},
 		{`{"jsonrpc":"2.0","id":"x","method":"eth_getBalance","params":["0x0000000000000000000000000000000000000007","latest"]}`, true},
 		{`{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":["0x0000000000000000000000000000000000000007","0x1000"]}`, true},
 		{`{"jsonrpc":"2.0","id":1,"method":"eth_call","params":["0x"]}`, true},

@@ -34,6 +34,7 @@ func TestFastPathMatchesGethServer(t *testing.T) {
 
 	requests := []string{
 		`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}`,
+		`{"jsonrpc":"2.0","id":"<a&b>\u00e9","method":"eth_blockNumber"}`,
 		`{"jsonrpc":"2.0","id":"abc","method":"eth_blockNumber","params":[]}`,
 		`{"jsonrpc":"2.0","id":null,"method":"eth_chainId","params":null}`,
 		` {"jsonrpc":"2.0","id":-7.5,"method":"eth_gasPrice"}`,
