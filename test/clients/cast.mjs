@@ -8,13 +8,8 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import { loadArtifact, run, step } from "./lib.mjs";
+import { env, loadArtifact, run, step } from "./lib.mjs";
 
-const env = (name) => {
-  const v = process.env[name];
-  if (!v) throw new Error(`${name} is not set`);
-  return v;
-};
 const RPC = env("EMBER_RPC");
 const KEY = env("EMBER_KEYS").split(",")[0];
 const Token = loadArtifact("EmberToken");

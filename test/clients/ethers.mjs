@@ -21,13 +21,8 @@ import {
   toQuantity,
   zeroPadValue,
 } from "ethers";
-import { loadArtifact, run, step } from "./lib.mjs";
+import { env, loadArtifact, makeProofVerifier, run, step } from "./lib.mjs";
 
-const env = (name) => {
-  const v = process.env[name];
-  if (!v) throw new Error(`${name} is not set`);
-  return v;
-};
 const RPC = env("EMBER_RPC");
 const WS = process.env.EMBER_WS || "";
 const KEYS = env("EMBER_KEYS").split(",");
@@ -56,54 +51,9 @@ const RECIPIENT = fresh("recipient");
 const NOBODY = fresh("nobody");
 let sent = 0; // txs sent from ME
 
-// --- Merkle-Patricia proof verification (ethers' decodeRlp and keccak256) ---
+// --- Merkle-Patricia proof verification with ethers' decodeRlp and keccak256 (lib.mjs) ---
 
-const nibbles = (hex) => [...hex.slice(2)].map((c) => parseInt(c, 16));
-
-// verifyProof walks proof (RLP nodes, root first) from rootHash along
-// keccak256(key) and returns the leaf's value (0x-hex bytes), or null when the
-// proof shows the key is absent. Any node whose hash does not match its
-// parent's reference, or a proof with missing or extra nodes, throws.
-function verifyProof(rootHash, key, proof) {
-  const path = nibbles(keccak256(key));
-  let pos = 0;
-  let want = rootHash.toLowerCase();
-  for (let i = 0; i < proof.length; i++) {
-    const got = keccak256(proof[i]);
-    if (got !== want) throw new Error(`proof node ${i}: keccak256 ${got}, parent references ${want}`);
-    let node = decodeRlp(proof[i]);
-    const done = (value) => {
-      if (i !== proof.length - 1) throw new Error(`proof has ${proof.length - 1 - i} node(s) after the end of the path`);
-      return value;
-    };
-    for (;;) {
-      let next;
-      if (node.length === 17) {
-        if (pos === path.length) return done(node[16] === "0x" ? null : node[16]);
-        next = node[path[pos++]];
-      } else if (node.length === 2) {
-        const p = nibbles(node[0]);
-        const rest = p.slice(p[0] & 1 ? 1 : 2);
-        const remaining = path.slice(pos);
-        if (p[0] >= 2) return done(rest.join() === remaining.join() ? node[1] : null); // leaf
-        if (rest.join() !== remaining.slice(0, rest.length).join()) return done(null); // extension elsewhere
-        pos += rest.length;
-        next = node[1];
-      } else {
-        throw new Error(`proof node ${i}: RLP list of ${node.length} items`);
-      }
-      if (Array.isArray(next)) {
-        node = next; // a node under 32 bytes is embedded in its parent
-        continue;
-      }
-      if (next === "0x") return done(null);
-      if (next.length !== 66) throw new Error(`proof node ${i}: child reference ${next}`);
-      want = next;
-      break;
-    }
-  }
-  throw new Error(`proof ends after ${proof.length} node(s) before reaching the key`);
-}
+const verifyProof = makeProofVerifier(keccak256, decodeRlp);
 
 const rlpInt = (hex) => (hex === "0x" ? 0n : BigInt(hex));
 

@@ -10,13 +10,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { AbiCoder, Contract, JsonRpcProvider, Wallet, getAddress, getCreateAddress, keccak256, toBeHex, zeroPadValue, id } from "ethers";
-import { loadArtifact, run, step } from "./lib.mjs";
+import { env, loadArtifact, run, step } from "./lib.mjs";
 
-const env = (name) => {
-  const v = process.env[name];
-  if (!v) throw new Error(`${name} is not set`);
-  return v;
-};
 const RPC = env("EMBER_RPC");
 const KEY = env("EMBER_KEYS").split(",")[0];
 const Token = loadArtifact("EmberToken");
