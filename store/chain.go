@@ -2,8 +2,10 @@ package store
 
 import (
 	"encoding/binary"
+	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/consensus/misc/eip4844"
 	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethdb"
@@ -93,7 +95,25 @@ func (s *Store) readBlock(hash common.Hash, number uint64) *types.Block {
 // Receipts returns the receipts of a block with every derived field (block
 // hash, tx hash, effective gas price, log positions) filled in.
 func (s *Store) Receipts(header *types.Header) types.Receipts {
-	return rawdb.ReadReceipts(s.db, header.Hash(), header.Number.Uint64(), header.Time, s.config)
+	hash, number := header.Hash(), header.Number.Uint64()
+	receipts := rawdb.ReadRawReceipts(s.db, hash, number)
+	if receipts == nil {
+		return nil
+	}
+	// The body comes from the block cache, whose transactions keep their
+	// hashes and senders (rawdb.ReadReceipts would decode it again).
+	block := s.readBlock(hash, number)
+	if block == nil {
+		return nil
+	}
+	var blobGasPrice *big.Int
+	if header.ExcessBlobGas != nil {
+		blobGasPrice = eip4844.CalcBlobFee(s.config, header)
+	}
+	if err := receipts.DeriveFields(s.config, hash, number, header.Time, header.BaseFee, blobGasPrice, block.Transactions()); err != nil {
+		return nil
+	}
+	return receipts
 }
 
 // TxLocation is where a transaction sits in the chain.
@@ -105,16 +125,26 @@ type TxLocation struct {
 
 // Transaction returns an included transaction and its position, or nil.
 func (s *Store) Transaction(hash common.Hash) (*types.Transaction, TxLocation) {
-	tx, blockHash, number, index := rawdb.ReadCanonicalTransaction(s.db, hash)
-	if tx == nil {
+	number := rawdb.ReadTxLookupEntry(s.db, hash)
+	if number == nil {
 		return nil, TxLocation{}
 	}
 	// A lookup entry can point past the durable head after a crash between
-	// writes; only report what the head covers.
-	if head := s.Head(); head == nil || number > head.Number.Uint64() {
+	// writes; canonicalHash only answers what the head covers.
+	blockHash := s.canonicalHash(*number)
+	if blockHash == (common.Hash{}) {
 		return nil, TxLocation{}
 	}
-	return tx, TxLocation{BlockHash: blockHash, BlockNumber: number, Index: index}
+	block := s.readBlock(blockHash, *number)
+	if block == nil {
+		return nil, TxLocation{}
+	}
+	for i, tx := range block.Transactions() {
+		if tx.Hash() == hash {
+			return tx, TxLocation{BlockHash: blockHash, BlockNumber: *number, Index: uint64(i)}
+		}
+	}
+	return nil, TxLocation{}
 }
 
 // Ember's own keys, beside go-ethereum's rawdb schema.
