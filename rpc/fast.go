@@ -102,12 +102,13 @@ func lookupMethod(svc any, name string) *fastMethod {
 	return m
 }
 
-// request is a JSON-RPC call as go-ethereum decodes it.
+// request is a JSON-RPC call as go-ethereum decodes it, except that params
+// must be an array or null (anything else is go-ethereum's to refuse).
 type request struct {
-	Version string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  string          `json:"method"`
-	Params  json.RawMessage `json:"params"`
+	Version string            `json:"jsonrpc"`
+	ID      json.RawMessage   `json:"id"`
+	Method  string            `json:"method"`
+	Params  []json.RawMessage `json:"params"`
 }
 
 func (f *fastPath) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -160,13 +161,7 @@ func (f *fastPath) decode(body []byte, req *request) (*fastMethod, []reflect.Val
 // decodeArgs decodes positional parameters as go-ethereum does: absent or
 // null params are no arguments, missing trailing arguments must be pointers
 // (then nil).
-func decodeArgs(params json.RawMessage, types []reflect.Type) ([]reflect.Value, bool) {
-	var raw []json.RawMessage
-	if p := bytes.TrimSpace(params); len(p) > 0 && !bytes.Equal(p, []byte("null")) {
-		if p[0] != '[' || json.Unmarshal(p, &raw) != nil {
-			return nil, false
-		}
-	}
+func decodeArgs(raw []json.RawMessage, types []reflect.Type) ([]reflect.Value, bool) {
 	if len(raw) > len(types) {
 		return nil, false
 	}
