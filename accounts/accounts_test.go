@@ -61,3 +61,30 @@ func flip(c byte) string {
 	}
 	return "q"
 }
+
+// Every kind round-trips, and a string of one kind is never read as another.
+func TestBech32Kinds(t *testing.T) {
+	p := NewPrefixes("ember")
+	want := map[Kind]string{KindAccount: "ember1", KindAccountPub: "emberpub1", KindValidator: "embervaloper1",
+		KindValidatorPub: "embervaloperpub1", KindConsensus: "embervalcons1", KindConsensusPub: "embervalconspub1"}
+	for k, prefix := range want {
+		data := make([]byte, kindSize[k])
+		for i := range data {
+			data[i] = byte(i*7 + int(k))
+		}
+		s, err := p.Encode(k, data)
+		if err != nil || !strings.HasPrefix(s, prefix) {
+			t.Fatalf("%v: %q %v", k, s, err)
+		}
+		gotKind, got, err := p.Decode(s)
+		if err != nil || gotKind != k || string(got) != string(data) {
+			t.Errorf("%v: decoded %v %x %v", k, gotKind, got, err)
+		}
+		if _, err := p.Encode(k, data[1:]); err == nil {
+			t.Errorf("%v: a short key was encoded", k)
+		}
+	}
+	if _, _, err := NewPrefixes("cosmos").Decode(Bech32("ember", common.Address{1})); err == nil {
+		t.Error("another chain's address was accepted")
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/params"
 
+	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/evm"
 	"github.com/emberchain/ember/store"
 	"github.com/emberchain/ember/txpool"
@@ -112,6 +113,7 @@ func (a *App) InitChain(_ context.Context, req *abci.RequestInitChain) (*abci.Re
 	}
 	g := *a.genesis.EVM
 	g.Timestamp = uint64(req.Time.Unix())
+	g.Alloc = accounts.GenesisAlloc(g.Alloc) // genesis accounts get numbers 0…n-1
 	block, err := a.store.InitGenesis(&g)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/trie"
 
+	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/evm"
 	pool "github.com/emberchain/ember/txpool"
 )
@@ -52,7 +53,13 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 		}
 		txs = append(txs, tx)
 	}
-	res := evm.ApplyBlock(ctx, a.config, header, a.store, statedb, txs, nil)
+	tracker := accounts.NewTracker()
+	res := evm.ApplyBlock(ctx, a.config, header, a.store, statedb, txs, tracker.Hooks())
+	// Number new accounts and record first public keys before the state is
+	// committed, so the AppHash covers them.
+	if err := tracker.Apply(statedb, evm.Signer(a.config, header.Number, header.Time), res.Txs); err != nil {
+		return nil, fmt.Errorf("finalize block %d: native accounts: %w", req.Height, err)
+	}
 
 	root, err := statedb.Commit(evm.Rules(a.config, header.Number, header.Time), header.Number.Uint64())
 	if err != nil {

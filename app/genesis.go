@@ -29,6 +29,9 @@ type AppState struct {
 	Validators []ValidatorReward `json:"validators"`
 	// Bech32Prefix is the human-readable part of the chain's bech32 addresses.
 	Bech32Prefix string `json:"bech32_prefix"`
+	// Denom is the native token's base denomination (18 decimals; the EVM
+	// balance in wei is the amount in it), as Cosmos REST reports balances.
+	Denom string `json:"denom"`
 }
 
 // FeeMarket parameters. The base fee starts at the EVM genesis baseFeePerGas
@@ -80,6 +83,7 @@ type GenesisParams struct {
 const (
 	DefaultGasLimit = 30_000_000
 	DefaultPrefix   = "ember"
+	DefaultDenom    = "aember"
 )
 
 // DefaultBaseFee is the initial and minimum base fee: 1 gwei.
@@ -113,6 +117,7 @@ func NewAppState(p GenesisParams) *AppState {
 		FeeMarket:    FeeMarket{MinBaseFee: (*math.HexOrDecimal256)(new(big.Int).Set(p.MinBaseFee))},
 		Validators:   p.Rewards,
 		Bech32Prefix: p.Prefix,
+		Denom:        DefaultDenom,
 	}
 }
 
@@ -143,6 +148,9 @@ func ParseAppState(raw json.RawMessage, chainID string) (*AppState, error) {
 	}
 	if s.Bech32Prefix == "" {
 		s.Bech32Prefix = DefaultPrefix
+	}
+	if s.Denom == "" {
+		s.Denom = DefaultDenom
 	}
 	return &s, nil
 }

@@ -11,6 +11,10 @@ import (
 	abci "github.com/cometbft/cometbft/abci/types"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/state"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/emberchain/ember/accounts"
 )
 
 // Query paths.
@@ -24,6 +28,9 @@ const (
 	// QueryCometBlock is "/evm/comet-block/<CometBFT block hash, hex>": the
 	// same, found by the CometBFT hash.
 	QueryCometBlock = "/evm/comet-block/"
+	// QueryNativeAccount is "/ember/account/<address, bech32 or 0x>": the
+	// account in the JSON the native REST endpoint prints.
+	QueryNativeAccount = "/ember/account/"
 )
 
 // Query codes beyond CodeOK.
@@ -31,6 +38,7 @@ const (
 	CodeUnknownQuery uint32 = 10
 	CodeBadQuery     uint32 = 11
 	CodeNoState      uint32 = 12
+	CodeNotFound     uint32 = 13
 )
 
 // AccountJSON is the answer to QueryAccount.
@@ -53,6 +61,8 @@ func (a *App) Query(_ context.Context, req *abci.RequestQuery) (*abci.ResponseQu
 	switch {
 	case strings.HasPrefix(req.Path, QueryAccount):
 		return a.queryAccount(req), nil
+	case strings.HasPrefix(req.Path, QueryNativeAccount):
+		return a.queryNativeAccount(req), nil
 	case strings.HasPrefix(req.Path, QueryBlock):
 		n, err := strconv.ParseUint(strings.TrimPrefix(req.Path, QueryBlock), 10, 64)
 		if err != nil {
@@ -91,18 +101,11 @@ func (a *App) queryAccount(req *abci.RequestQuery) *abci.ResponseQuery {
 	if !common.IsHexAddress(hexAddr) {
 		return badQuery("invalid address %q", hexAddr)
 	}
-	header := a.store.Head()
-	if req.Height > 0 {
-		header = a.store.HeaderByNumber(uint64(req.Height))
+	st, header, fail := a.stateAt(req.Height)
+	if fail != nil {
+		return fail
 	}
-	if header == nil {
-		return &abci.ResponseQuery{Code: CodeNoState, Codespace: Codespace, Log: fmt.Sprintf("no state at height %d", req.Height)}
-	}
-	st, err := a.store.StateAt(header.Root)
-	if err != nil {
-		return &abci.ResponseQuery{Code: CodeNoState, Codespace: Codespace, Log: err.Error()}
-	}
-	addr := common.HexToAddress(hexAddr)
+addr := common.HexToAddress(hexAddr)
 	acc := AccountJSON{
 		Address:  addr,
 		Balance:  (*hexutil.Big)(st.GetBalance(addr).ToBig()),
@@ -111,4 +114,37 @@ func (a *App) queryAccount(req *abci.RequestQuery) *abci.ResponseQuery {
 	}
 	value, _ := json.Marshal(acc)
 	return &abci.ResponseQuery{Code: CodeOK, Key: addr.Bytes(), Value: value, Height: header.Number.Int64()}
+}
+
+// stateAt opens the state after block height (0 = the latest).
+func (a *App) stateAt(height int64) (*state.StateDB, *types.Header, *abci.ResponseQuery) {
+	header := a.store.Head()
+	if height > 0 {
+		header = a.store.HeaderByNumber(uint64(height))
+	}
+	if header == nil {
+		return nil, nil, &abci.ResponseQuery{Code: CodeNoState, Codespace: Codespace, Log: fmt.Sprintf("no state at height %d", height)}
+	}
+	st, err := a.store.CachedStateAt(header.Root)
+	if err != nil {
+		return nil, nil, &abci.ResponseQuery{Code: CodeNoState, Codespace: Codespace, Log: err.Error()}
+	}
+	return st, header, nil
+}
+
+func (a *App) queryNativeAccount(req *abci.RequestQuery) *abci.ResponseQuery {
+	prefix := a.genesis.Bech32Prefix
+	addr, err := accounts.ParseAddress(prefix, strings.TrimPrefix(req.Path, QueryNativeAccount))
+	if err != nil {
+		return badQuery("%v", err)
+	}
+	st, header, fail := a.stateAt(req.Height)
+	if fail != nil {
+		return fail
+	}
+	acc, ok := accounts.LookupAccount(st, prefix, addr)
+	if !ok {
+		return &abci.ResponseQuery{Code: CodeNotFound, Codespace: Codespace, Log: fmt.Sprintf("account %s not found", accounts.Bech32(prefix, addr)), Height: header.Number.Int64()}
+	}
+	return &abci.ResponseQuery{Code: CodeOK, Key: addr.Bytes(), Value: accounts.MarshalAccount(acc), Height: header.Number.Int64()}
 }

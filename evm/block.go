@@ -53,9 +53,15 @@ func ApplyBlock(ctx context.Context, cfg *params.ChainConfig, header *types.Head
 	var (
 		signer = Signer(cfg, header.Number, header.Time)
 		gp     = core.NewGasPool(header.GasLimit)
-		evm    = vm.NewEVM(BlockContext(cfg, header, headers), statedb, cfg, vm.Config{Tracer: hooks})
+		vmdb   vm.StateDB = statedb
 		res    = &BlockResult{Outcomes: make([]TxOutcome, len(txs))}
 	)
+	if hooks != nil {
+		// The state hooks (balance, nonce, code changes) fire only through
+		// the hooked wrapper; the interpreter calls the others itself.
+		vmdb = state.NewHookedState(statedb, hooks)
+	}
+	evm := vm.NewEVM(BlockContext(cfg, header, headers), vmdb, cfg, vm.Config{Tracer: hooks})
 	defer evm.Release()
 
 	for i, tx := range txs {

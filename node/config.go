@@ -13,9 +13,23 @@ import (
 
 // Config is app.toml: Ember's settings beside CometBFT's config.toml.
 type Config struct {
-	JSONRPC rpc.Config  `toml:"json-rpc"`
-	Store   StoreConfig `toml:"store"`
-	Log     LogConfig   `toml:"log"`
+	JSONRPC rpc.Config    `toml:"json-rpc"`
+	REST    RESTConfig    `toml:"rest"`
+	Keyring KeyringConfig `toml:"keyring"`
+	Store   StoreConfig   `toml:"store"`
+	Log     LogConfig     `toml:"log"`
+}
+
+// RESTConfig is the native (Cosmos-style) REST server.
+type RESTConfig struct {
+	Enable  bool   `toml:"enable"`
+	Address string `toml:"address"` // listen address
+}
+
+// KeyringConfig selects the keyring the node's personal namespace and
+// eth_accounts serve; the CLI's `keys` commands use the same one.
+type KeyringConfig struct {
+	Backend string `toml:"backend"` // test (no passphrases, development) or file (encrypted)
 }
 
 // StoreConfig sizes the node database caches.
@@ -35,6 +49,8 @@ type LogConfig struct {
 func DefaultConfig() Config {
 	return Config{
 		JSONRPC: rpc.DefaultConfig(),
+		REST:    RESTConfig{Enable: true, Address: "127.0.0.1:1317"},
+		Keyring: KeyringConfig{Backend: "file"},
 		Store:   StoreConfig{CacheMB: 256, TrieCacheMB: 128},
 		Log:     LogConfig{Level: "info", CometBFTLevel: "error", Format: "text"},
 	}

@@ -109,6 +109,7 @@ func InitHome(opts InitOptions) error {
 	if opts.Dev {
 		cfg.JSONRPC.WSAddress = "127.0.0.1:8546"
 		cfg.JSONRPC.API = Namespaces()
+		cfg.Keyring.Backend = "test"
 	}
 	return WriteConfig(opts.Home, cfg)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/emberchain/ember/app"
+	"github.com/emberchain/ember/rest"
 	"github.com/emberchain/ember/rpc"
 	"github.com/emberchain/ember/rpc/debug"
 	"github.com/emberchain/ember/rpc/eth"
@@ -39,6 +40,8 @@ type Overrides struct {
 	RPCLaddr         string // CometBFT RPC
 	P2PLaddr         string
 	LogLevel         string
+	RESTEnable       *bool
+	RESTAddress      string
 }
 
 // Node is one running emberd.
@@ -56,6 +59,7 @@ type Node struct {
 	events  *filters.Events
 	cmt     *cmtnode.Node
 	rpc     *rpc.Server
+	rest    *rest.Server
 	filters *filters.API
 
 	coinbase common.Address // this node's validator's reward address
@@ -122,6 +126,12 @@ func (ov Overrides) apply(cfg *Config, cc *cmtcfg.Config) {
 	if ov.P2PLaddr != "" {
 		cc.P2P.ListenAddress = ov.P2PLaddr
 	}
+	if ov.RESTEnable != nil {
+		cfg.REST.Enable = *ov.RESTEnable
+	}
+	if ov.RESTAddress != "" {
+		cfg.REST.Address = ov.RESTAddress
+	}
 	if ov.LogLevel != "" {
 		cfg.Log.Level = ov.LogLevel
 	}
@@ -178,6 +188,14 @@ func (n *Node) Start() error {
 			return err
 		}
 	}
+	if n.cfg.REST.Enable {
+		srv, err := rest.Start(n.cfg.REST.Address, restBackend{n}, n.log.With("module", "rest"))
+		if err != nil {
+			n.Stop()
+			return err
+		}
+		n.rest = srv
+	}
 	head := n.store.Head()
 	n.log.Info("node started", "chain", n.genesis.ChainID, "height", head.Number, "hash", head.Hash(),
 		"cometbft_rpc", n.cmtCfg.RPC.ListenAddress)
@@ -226,6 +244,9 @@ func (n *Node) Stop() {
 	if n.rpc != nil {
 		n.rpc.Stop()
 	}
+	if n.rest != nil {
+		n.rest.Stop()
+	}
 	if n.filters != nil {
 		n.filters.Close()
 	}
@@ -238,6 +259,14 @@ func (n *Node) Stop() {
 	if err := n.store.Close(); err != nil {
 		n.log.Error("close store", "err", err)
 	}
+}
+
+// RESTAddr is the bound REST address, or "" when disabled.
+func (n *Node) RESTAddr() string {
+	if n.rest == nil {
+		return ""
+	}
+	return n.rest.Addr().String()
 }
 
 // JSONRPCAddr is the bound JSON-RPC HTTP address, or "" when disabled.

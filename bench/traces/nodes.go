@@ -76,6 +76,7 @@ func launch(name string, cmd *exec.Cmd, url string) (*node, error) {
 func emberArgs(cmd, home, port string) []string {
 	return []string{cmd, "--home", home,
 		"--json-rpc.address", "127.0.0.1:" + port, "--json-rpc.ws-address", "127.0.0.1:" + peer.FreePort(),
+		"--rest.address", "127.0.0.1:" + peer.FreePort(),
 		"--json-rpc.api", "eth,net,web3,debug",
 		"--rpc.laddr", "tcp://127.0.0.1:" + peer.FreePort(), "--p2p.laddr", "tcp://127.0.0.1:" + peer.FreePort(),
 		"--log-level", "warn"}

@@ -108,5 +108,8 @@ func printDevBanner(w io.Writer, nd *node.Node, keys []*accounts.Key, mnemonic, 
 	}
 	fmt.Fprintf(w, "\nJSON-RPC   http://%s  ws://%s  (namespaces %v)\n", cfg.JSONRPC.Address, cfg.JSONRPC.WSAddress, cfg.JSONRPC.API)
 	fmt.Fprintf(w, "CometBFT   %s\n", nd.CometConfig().RPC.ListenAddress)
+	if cfg.REST.Enable {
+		fmt.Fprintf(w, "REST       http://%s  (Cosmos-style accounts and balances)\n", cfg.REST.Address)
+	}
 	fmt.Fprintf(w, "Chain id   %v   Gas limit %d   Base fee floor %v wei\n\n", st.EVM.Config.ChainID, st.EVM.GasLimit, st.MinBaseFee())
 }

@@ -27,6 +27,8 @@ type nodeFlags struct {
 	rpcLaddr  string
 	p2pLaddr  string
 	logLevel  string
+	restOn    bool
+	restAddr  string
 }
 
 func (f *nodeFlags) register(cmd *cobra.Command) {
@@ -37,6 +39,8 @@ func (f *nodeFlags) register(cmd *cobra.Command) {
 	fs.StringVar(&f.api, "json-rpc.api", "", "comma-separated JSON-RPC namespaces to enable (default from app.toml: eth,net,web3)")
 	fs.StringVar(&f.rpcLaddr, "rpc.laddr", "", "CometBFT RPC listen address (default from config.toml: tcp://127.0.0.1:26657)")
 	fs.StringVar(&f.p2pLaddr, "p2p.laddr", "", "CometBFT P2P listen address (default from config.toml: tcp://0.0.0.0:26656)")
+	fs.BoolVar(&f.restOn, "rest.enable", true, "serve the native (Cosmos-style) REST endpoints")
+	fs.StringVar(&f.restAddr, "rest.address", "", "native REST listen address (default from app.toml: 127.0.0.1:1317)")
 	fs.StringVar(&f.logLevel, "log-level", "", "log level: debug, info, warn, error (default from app.toml: info)")
 }
 
@@ -47,6 +51,10 @@ func (f *nodeFlags) overrides(cmd *cobra.Command) node.Overrides {
 		RPCLaddr:         f.rpcLaddr,
 		P2PLaddr:         f.p2pLaddr,
 		LogLevel:         f.logLevel,
+		RESTAddress:      f.restAddr,
+	}
+	if cmd.Flags().Changed("rest.enable") {
+		ov.RESTEnable = &f.restOn
 	}
 	if cmd.Flags().Changed("json-rpc.enable") {
 		ov.JSONRPCEnable = &f.enable

@@ -23,5 +23,6 @@ func rootCmd() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(initCmd(), startCmd(), devCmd(), versionCmd())
+	root.AddCommand(queryCmd())
 	return root
 }

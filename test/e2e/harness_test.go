@@ -71,6 +71,7 @@ type Node struct {
 	HTTP     string // JSON-RPC http://host:port
 	WS       string // JSON-RPC ws://host:port
 	CometRPC string // CometBFT RPC http://host:port
+	REST     string // native REST host:port
 	p2p      string
 	extra    []string
 	cmd      *exec.Cmd
@@ -93,6 +94,7 @@ func StartDev(t testing.TB, extra ...string) *Node {
 		HTTP:     "127.0.0.1:" + strconv.Itoa(freePort(t)),
 		WS:       "127.0.0.1:" + strconv.Itoa(freePort(t)),
 		CometRPC: "127.0.0.1:" + strconv.Itoa(freePort(t)),
+		REST:     "127.0.0.1:" + strconv.Itoa(freePort(t)),
 		p2p:      "127.0.0.1:" + strconv.Itoa(freePort(t)),
 		extra:    extra,
 	}
@@ -124,6 +126,7 @@ func (n *Node) Start(command string) {
 	args := []string{command, "--home", n.Home,
 		"--json-rpc.address", n.HTTP, "--json-rpc.ws-address", n.WS,
 		"--rpc.laddr", "tcp://" + n.CometRPC, "--p2p.laddr", "tcp://" + n.p2p,
+		"--rest.address", n.REST,
 	}
 	if command == "dev" {
 		args = append(args, n.extra...) // dev-only flags, e.g. --empty-block-interval

@@ -84,6 +84,7 @@ func Ember(bin string, accounts int, configure func(home string) error) (*Node, 
 func emberArgs(cmd, home, port string) []string {
 	return []string{cmd, "--home", home,
 		"--json-rpc.address", "127.0.0.1:" + port, "--json-rpc.ws-address", "127.0.0.1:" + FreePort(),
+		"--rest.address", "127.0.0.1:" + FreePort(),
 		"--rpc.laddr", "tcp://127.0.0.1:" + FreePort(), "--p2p.laddr", "tcp://127.0.0.1:" + FreePort(),
 		"--log-level", "warn"}
 }

@@ -1,0 +1,63 @@
+package keyring
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/accounts"
+	"github.com/ethereum/go-ethereum/crypto"
+)
+
+func TestAddListDecrypt(t *testing.T) {
+	for _, backend := range []Backend{Test, File} {
+		t.Run(string(backend), func(t *testing.T) {
+			kr, err := Open(t.TempDir(), backend)
+			if err != nil {
+				t.Fatal(err)
+			}
+			priv, _ := crypto.GenerateKey()
+			addr := crypto.PubkeyToAddress(priv.PublicKey)
+			if _, err := kr.Add("alice", priv, "pw"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := kr.Add("alice", priv, "pw"); !errors.Is(err, ErrExists) {
+				t.Errorf("same name again: %v", err)
+			}
+			if _, err := kr.Add("bob", priv, "pw"); !errors.Is(err, ErrExists) {
+				t.Errorf("same key under another name: %v", err)
+			}
+			if _, err := kr.Add("../evil", priv, "pw"); err == nil {
+				t.Error("a path as a name was accepted")
+			}
+			list, err := kr.List()
+			if err != nil || len(list) != 1 || list[0].Name != "alice" || list[0].Address != addr {
+				t.Fatalf("list = %+v, %v", list, err)
+			}
+			got, err := kr.Decrypt("alice", "pw")
+			if err != nil || !got.Equal(priv) {
+				t.Fatalf("decrypt: %v", err)
+			}
+			_, err = kr.Decrypt("alice", "wrong")
+			if backend == File && err == nil {
+				t.Error("file backend decrypted with a wrong passphrase")
+			}
+			if backend == Test && err != nil {
+				t.Errorf("test backend must ignore the passphrase: %v", err)
+			}
+			// geth's keystore on the same directory sees and unlocks the key.
+			ks := kr.KeyStore()
+			if !ks.HasAddress(addr) {
+				t.Fatal("geth keystore does not see the key")
+			}
+			if err := ks.Unlock(accounts.Account{Address: addr}, kr.Passphrase("pw")); err != nil {
+				t.Fatalf("geth keystore unlock: %v", err)
+			}
+			if err := kr.Delete("alice", "pw"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := kr.Get("alice"); !errors.Is(err, ErrNotFound) {
+				t.Errorf("after delete: %v", err)
+			}
+		})
+	}
+}
