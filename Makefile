@@ -6,7 +6,7 @@ LDFLAGS  := -X github.com/emberchain/ember/app.Version=$(VERSION)
 
 FUZZTIME ?= 10s
 
-.PHONY: build dev test test-unit fuzz contracts bench-transfers bench-logs bench-reads bench-traces vet fmt clean
+.PHONY: build dev test test-unit fuzz contracts bench-transfers bench-logs bench-reads bench-traces bench-txpool vet fmt clean
 
 build: ## build emberd into build/emberd
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/emberd
@@ -42,6 +42,9 @@ bench-reads: build ## JSON-RPC read throughput (req/s, p50, p99 per method), Emb
 
 bench-traces: build ## debug_traceBlockByNumber (callTracer) on a block of 500 ERC-20 transfers, Ember vs geth --dev (see bench/README.md)
 	$(GO) run ./bench/traces -emberd $(BIN)
+
+bench-txpool: build ## eth_sendRawTransaction admission rate (10,000 txs from 1,000 senders) and txpool_content latency, Ember vs geth --dev (see bench/README.md)
+	$(GO) run ./bench/txpool -emberd $(BIN)
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

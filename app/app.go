@@ -51,6 +51,8 @@ type App struct {
 	config  *params.ChainConfig
 	rewards map[string]common.Address // CometBFT validator address (upper hex) -> fee recipient
 	log     *slog.Logger
+	miner   minerSettings // this node's etherbase and minimum tip
+	hooks   MempoolHooks  // changes to CometBFT's mempool, made off the ABCI goroutine
 
 	mu         sync.Mutex
 	checkState *state.StateDB // state at the durable head, for CheckTx

@@ -2,11 +2,10 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"math/big"
 
 	abci "github.com/cometbft/cometbft/abci/types"
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/txpool"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -22,40 +21,97 @@ const MaxTxSize = 128 * 1024
 // EIP-1559 and EIP-7702. Blob transactions (EIP-4844) are refused.
 const acceptedTypes = 1<<types.LegacyTxType | 1<<types.AccessListTxType | 1<<types.DynamicFeeTxType | 1<<types.SetCodeTxType
 
-// CheckTx validates a transaction against the durable head and the pool, as
-// geth's pool validates a new transaction, and records it in the pool. On a
-// recheck (after each block) it drops transactions the new state invalidated.
+// CheckTx admits a transaction to the pool as geth's pool does: validated
+// with go-ethereum's own rules against the durable head, then pending (code
+// 0: CometBFT's mempool keeps and gossips it) when its nonce extends the
+// sender's pending run, or queued (CodeQueued: the pool alone keeps it) when
+// it follows a gap. A queued transaction submitted again once its gap filled
+// is promoted. On a recheck (after each block, once Commit has reset the
+// pool) it answers from the pool: pending stays, queued (demoted) and
+// dropped leave CometBFT's mempool.
 func (a *App) CheckTx(_ context.Context, req *abci.RequestCheckTx) (*abci.ResponseCheckTx, error) {
 	if err := a.ensureCheckState(); err != nil {
 		return nil, err
 	}
 	key := pool.KeyOf(req.Tx)
 	if req.Type == abci.CheckTxType_Recheck {
-		return a.recheck(key, req.Tx), nil
+		return a.recheck(key), nil
+	}
+	if known := a.pool.Get(key); known != nil {
+		return a.resubmitted(known), nil
 	}
 	ptx, code, err := a.decode(req.Tx, key)
 	if err == nil {
 		code, err = a.validate(ptx)
 	}
 	if err != nil {
-		return &abci.ResponseCheckTx{Code: code, Codespace: Codespace, Log: err.Error()}, nil
+		return refusal(code, err), nil
 	}
-	a.pool.Add(ptx)
+	added, err := a.pool.Add(ptx, a.checkState.GetNonce(ptx.Sender), a.nextBaseFee())
+	if err != nil {
+		return refusal(codeOf(err), err), nil
+	}
+	return a.admitted(ptx, added), nil
+}
+
+func refusal(code uint32, err error) *abci.ResponseCheckTx {
+	return &abci.ResponseCheckTx{Code: code, Codespace: Codespace, Log: err.Error()}
+}
+
+// admitted hands displaced transactions to the mempool hooks, announces a
+// pending transaction and asks for the promotion of those it unblocked.
+func (a *App) admitted(ptx *pool.Tx, added pool.Added) *abci.ResponseCheckTx {
+	if len(added.Displaced) > 0 && a.hooks.Remove != nil {
+		a.hooks.Remove(added.Displaced)
+	}
+	if added.Status == pool.Queued {
+		next := a.pool.PendingNonce(ptx.Sender, a.checkState.GetNonce(ptx.Sender))
+		return &abci.ResponseCheckTx{Code: CodeQueued, Codespace: Codespace,
+			Log: fmt.Sprintf("queued: nonce %d waits for nonce %d", ptx.Tx.Nonce(), next)}
+	}
+	if added.Promotable && a.hooks.Promote != nil {
+		a.hooks.Promote()
+	}
 	a.mu.Lock()
 	listeners := a.onPending
 	a.mu.Unlock()
 	for _, fn := range listeners {
 		fn(ptx.Tx)
 	}
-	return &abci.ResponseCheckTx{Code: CodeOK, GasWanted: int64(ptx.Tx.Gas())}, nil
+	return &abci.ResponseCheckTx{Code: CodeOK, GasWanted: int64(ptx.Tx.Gas())}
+}
+
+// resubmitted answers for a transaction the pool already holds: a queued
+// one whose gap has filled is promoted (this is how the node's promoter
+// moves it into CometBFT's mempool); anything else is "already known".
+func (a *App) resubmitted(ptx *pool.Tx) *abci.ResponseCheckTx {
+	if a.pool.StatusOf(ptx.Key) != pool.Queued {
+		return refusal(CodeNonce, txpool.ErrAlreadyKnown)
+	}
+	next := a.checkState.GetNonce(ptx.Sender)
+	bal := a.checkState.GetBalance(ptx.Sender).ToBig()
+	var err error
+	switch {
+	case ptx.Tx.Nonce() < next:
+		err = fmt.Errorf("%w: next nonce %v, tx nonce %v", core.ErrNonceTooLow, next, ptx.Tx.Nonce())
+	case bal.Cmp(ptx.Tx.Cost()) < 0:
+		err = fmt.Errorf("%w: balance %v, tx cost %v", core.ErrInsufficientFunds, bal, ptx.Tx.Cost())
+	}
+	if err != nil {
+		a.pool.Remove(ptx.Key)
+		return refusal(codeOf(err), err)
+	}
+	added, err := a.pool.Promote(ptx.Key, next, a.nextBaseFee())
+	if err != nil {
+		return refusal(codeOf(err), err)
+	}
+	return a.admitted(ptx, added)
 }
 
 // decode turns raw bytes into a pool transaction with its sender recovered,
-// reusing the pool's copy when the bytes are already known.
+// running go-ethereum's stateless checks (type, size, gas, fee fields,
+// signature, minimum tip).
 func (a *App) decode(raw []byte, key pool.Key) (*pool.Tx, uint32, error) {
-	if ptx := a.pool.Get(key); ptx != nil {
-		return ptx, CodeOK, nil
-	}
 	tx, err := DecodeTx(raw)
 	if err != nil {
 		return nil, CodeDecode, err
@@ -68,42 +124,31 @@ func (a *App) decode(raw []byte, key pool.Key) (*pool.Tx, uint32, error) {
 		Config:  a.config,
 		Accept:  acceptedTypes,
 		MaxSize: MaxTxSize,
-		MinTip:  new(big.Int),
+		MinTip:  a.MinTip(),
 	}
 	signer := types.LatestSigner(a.config)
 	if err := txpool.ValidateTransaction(tx, head, signer, opts); err != nil {
 		return nil, codeOf(err), err
 	}
 	from, _ := types.Sender(signer, tx) // cached by ValidateTransaction
-	return &pool.Tx{Tx: tx, Sender: from, Key: key}, CodeOK, nil
+	return &pool.Tx{Tx: tx, Sender: from, Key: key, Raw: raw}, CodeOK, nil
 }
 
-// validate runs the stateful checks: nonce (no gaps, no duplicates),
-// balance including what the sender already has pending, and the fee cap
-// against the next block's base fee.
+// validate runs the stateful checks as geth's pool does: nonce not used,
+// balance for this transaction and for the sender's pending ones (counting
+// the one a replacement would displace once), and, beyond geth, a fee cap
+// that covers the next block's base fee (a pending transaction that cannot
+// be included would keep CometBFT proposing blocks). Nonce gaps are allowed:
+// the pool queues them.
 func (a *App) validate(ptx *pool.Tx) (uint32, error) {
 	tx, from := ptx.Tx, ptx.Sender
-	if existing := a.pool.ByNonce(from, tx.Nonce()); existing != nil {
-		if existing.Key == ptx.Key {
-			return CodeNonce, txpool.ErrAlreadyKnown
-		}
-		// Same-nonce replacement needs an app-side mempool that can evict
-		// from CometBFT's; until then a pending nonce is taken.
-		return CodeNonce, fmt.Errorf("%w: nonce %d of %s is already pending", txpool.ErrReplaceUnderpriced, tx.Nonce(), from)
-	}
 	if baseFee := a.nextBaseFee(); tx.GasFeeCapIntCmp(baseFee) < 0 {
 		return CodeUnderpriced, fmt.Errorf("%w: address %v, maxFeePerGas: %s, baseFee: %s", core.ErrFeeCapTooLow, from.Hex(), tx.GasFeeCap(), baseFee)
 	}
-	// Nonce gaps are refused: CometBFT proposes a new block after every
-	// commit while its mempool holds any tx, so a tx that cannot be included
-	// yet would make the chain spin out empty blocks until the gap filled.
 	opts := &txpool.ValidationOptionsWithState{
-		State: a.checkState,
-		FirstNonceGap: func(addr common.Address) uint64 {
-			return a.pool.PendingNonce(addr, a.checkState.GetNonce(addr))
-		},
+		State:               a.checkState,
 		ExistingExpenditure: a.pool.Spent,
-		ExistingCost:        func(common.Address, uint64) *big.Int { return nil },
+		ExistingCost:        a.pool.PendingCost,
 	}
 	if err := txpool.ValidateTransactionWithState(tx, types.LatestSigner(a.config), opts); err != nil {
 		return codeOf(err), err
@@ -111,42 +156,43 @@ func (a *App) validate(ptx *pool.Tx) (uint32, error) {
 	return CodeOK, nil
 }
 
-// recheck keeps a pooled tx only while its nonce is unused, no earlier nonce
-// of its sender is missing, and its sender can still pay for it. CometBFT
-// rechecks in arrival order, so a sender's lower nonces come first.
-func (a *App) recheck(key pool.Key, raw []byte) *abci.ResponseCheckTx {
-	ptx := a.pool.Get(key)
-	if ptx == nil {
-		var code uint32
-		var err error
-		if ptx, code, err = a.decode(raw, key); err != nil {
-			return &abci.ResponseCheckTx{Code: code, Codespace: Codespace, Log: err.Error()}
-		}
-		a.pool.Add(ptx)
+// recheck answers from the pool, which Commit has just reset to the new
+// state: a pending transaction stays in CometBFT's mempool; a demoted
+// (queued) one leaves it and stays in the pool, to be promoted again when
+// its gap fills; one the pool dropped (mined, unaffordable, replaced,
+// evicted, below the minimum tip) leaves both.
+func (a *App) recheck(key pool.Key) *abci.ResponseCheckTx {
+	switch a.pool.StatusOf(key) {
+	case pool.Pending:
+		a.pool.Seen(key)
+		return &abci.ResponseCheckTx{Code: CodeOK, GasWanted: int64(a.pool.Get(key).Tx.Gas())}
+	case pool.Queued:
+		return &abci.ResponseCheckTx{Code: CodeQueued, Codespace: Codespace, Log: "queued: an earlier nonce of its sender is missing"}
 	}
-	tx := ptx.Tx
-	var err error
-	next := a.checkState.GetNonce(ptx.Sender)
-	if tx.Nonce() < next {
-		err = fmt.Errorf("%w: next nonce %v, tx nonce %v", core.ErrNonceTooLow, next, tx.Nonce())
-	} else if gap := a.pool.PendingNonce(ptx.Sender, next); tx.Nonce() >= gap {
-		// An earlier tx of the sender was dropped: this one can never run.
-		err = fmt.Errorf("%w: tx nonce %v, gapped nonce %v", core.ErrNonceTooHigh, tx.Nonce(), gap)
-	} else if bal := a.checkState.GetBalance(ptx.Sender).ToBig(); bal.Cmp(tx.Cost()) < 0 {
-		err = fmt.Errorf("%w: balance %v, tx cost %v", core.ErrInsufficientFunds, bal, tx.Cost())
+	return &abci.ResponseCheckTx{Code: CodeNonce, Codespace: Codespace, Log: "dropped from the pool: nonce used, replaced, evicted, unaffordable or below the minimum tip"}
+}
+
+// resetPool brings the pool in line with the state Commit just made
+// durable and asks for promotions the block made possible.
+func (a *App) resetPool(included [][]byte) {
+	a.pool.RemoveAll(included)
+	a.pool.Reset(a.checkState, a.MinTip(), a.store.Head().Number.Uint64())
+	if _, queued := a.pool.Stats(); queued > 0 && a.hooks.Promote != nil {
+		a.hooks.Promote()
 	}
-	if err != nil {
-		a.pool.Remove(key)
-		return &abci.ResponseCheckTx{Code: codeOf(err), Codespace: Codespace, Log: err.Error()}
-	}
-	return &abci.ResponseCheckTx{Code: CodeOK, GasWanted: int64(tx.Gas())}
 }
 
 // DecodeTx decodes the canonical (EIP-2718) encoding of a transaction.
 func DecodeTx(raw []byte) (*types.Transaction, error) {
+	if _, ok, _ := parseCoinbaseMarker(raw); ok {
+		return nil, errCoinbaseMarker
+	}
 	tx := new(types.Transaction)
 	if err := tx.UnmarshalBinary(raw); err != nil {
 		return nil, fmt.Errorf("invalid transaction encoding: %w", err)
 	}
 	return tx, nil
 }
+
+// errCoinbaseMarker is the result log of a block's fee-recipient marker.
+var errCoinbaseMarker = errors.New("not a transaction: the proposer's fee-recipient marker")

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/txpool"
+	"github.com/ethereum/go-ethereum/core/txpool/legacypool"
 )
 
 // ABCI result codes. 0 and 1 mean the tx is in the EVM block (receipt status
@@ -19,6 +20,13 @@ const (
 	CodeFunds           uint32 = 5 // balance below gas × price + value
 	CodeUnderpriced     uint32 = 6 // fee below what the chain accepts now
 	CodeBlockGas        uint32 = 7 // does not fit in the block's remaining gas
+	// CodeQueued answers CheckTx for a transaction accepted into the app's
+	// pool behind a nonce gap: CometBFT does not keep it (only executable
+	// transactions enter its mempool), the app holds it until the gap fills
+	// and then resubmits it. Not an error to a client: the JSON-RPC layer
+	// returns the hash, as geth does for a queued transaction.
+	CodeQueued    uint32 = 8
+	CodePoolLimit uint32 = 9 // per-account or global pool limit reached
 )
 
 // Codespace is reported with every non-zero code.
@@ -36,6 +44,8 @@ func codeOf(err error) uint32 {
 		return CodeUnderpriced
 	case errors.Is(err, core.ErrGasLimitReached):
 		return CodeBlockGas
+	case errors.Is(err, txpool.ErrAccountLimitExceeded), errors.Is(err, legacypool.ErrTxPoolOverflow):
+		return CodePoolLimit
 	}
 	return CodeInvalid
 }

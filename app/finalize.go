@@ -99,7 +99,7 @@ func (a *App) newHeader(parent *types.Header, req *abci.RequestFinalizeBlock) *t
 	return &types.Header{
 		ParentHash:       parent.Hash(),
 		UncleHash:        types.EmptyUncleHash,
-		Coinbase:         a.RewardAddress(req.ProposerAddress),
+		Coinbase:         a.blockCoinbase(req.Txs, req.ProposerAddress),
 		Difficulty:       new(big.Int),
 		Number:           big.NewInt(req.Height),
 		GasLimit:         parent.GasLimit,
@@ -143,10 +143,10 @@ func (a *App) Commit(context.Context, *abci.RequestCommit) (*abci.ResponseCommit
 	if err := a.store.CommitBlock(p.block, p.receipts, p.cometHash); err != nil {
 		return nil, err
 	}
-	a.pool.RemoveAll(p.rawTxs)
 	if err := a.resetCheckState(); err != nil {
 		return nil, err
 	}
+	a.resetPool(p.rawTxs)
 	committed := &CommittedBlock{Block: p.block, Receipts: p.receipts}
 	for _, fn := range listeners {
 		fn(committed)

@@ -4,50 +4,62 @@ import (
 	"context"
 
 	abci "github.com/cometbft/cometbft/abci/types"
+	cmttypes "github.com/cometbft/cometbft/types"
 	"github.com/ethereum/go-ethereum/common"
 
 	pool "github.com/emberchain/ember/txpool"
 )
 
-// PrepareProposal fills a block from the mempool's transactions: per sender in
-// nonce order starting at its current nonce, highest effective tip first, up
-// to the block gas limit and CometBFT's byte budget. Undecodable transactions
-// and nonce-gapped ones stay out (the latter wait in the mempool).
+// PrepareProposal fills a block from the mempool's transactions that the
+// pool holds as pending (a replaced or evicted one may linger in CometBFT's
+// mempool until it is removed): per sender in nonce order starting at its
+// current nonce, highest effective tip first, up to the block gas limit and
+// CometBFT's byte budget. A node with an etherbase puts its coinbase marker
+// first (see coinbaseMarker).
 func (a *App) PrepareProposal(_ context.Context, req *abci.RequestPrepareProposal) (*abci.ResponsePrepareProposal, error) {
 	if err := a.ensureCheckState(); err != nil {
 		return nil, err
 	}
-	raws := make(map[*pool.Tx][]byte, len(req.Txs))
 	candidates := make([]*pool.Tx, 0, len(req.Txs))
 	for _, raw := range req.Txs {
-		ptx, _, err := a.decode(raw, pool.KeyOf(raw))
-		if err != nil {
-			continue
+		key := pool.KeyOf(raw)
+		if a.pool.StatusOf(key) == pool.Pending {
+			candidates = append(candidates, a.pool.Get(key))
 		}
-		raws[ptx] = raw
-		candidates = append(candidates, ptx)
 	}
 	head := a.store.Head()
 	nonce := func(addr common.Address) uint64 { return a.checkState.GetNonce(addr) }
 	ordered := pool.Order(candidates, nonce, a.nextBaseFee(), head.GasLimit)
 
-	out := make([][]byte, 0, len(ordered))
-	var size int64
+	out := make([][]byte, 0, len(ordered)+1)
+	budget := req.MaxTxBytes
+	if etherbase, ok := a.Etherbase(); ok {
+		marker := coinbaseMarkerTx(etherbase)
+		budget -= protoSize(marker)
+		out = append(out, marker)
+	}
 	for _, ptx := range ordered {
-		raw := raws[ptx]
-		if size+int64(len(raw)) > req.MaxTxBytes {
+		if budget -= protoSize(ptx.Raw); budget < 0 {
 			break
 		}
-		size += int64(len(raw))
-		out = append(out, raw)
+		out = append(out, ptx.Raw)
 	}
 	return &abci.ResponsePrepareProposal{Txs: out}, nil
 }
 
-// ProcessProposal accepts every proposal: execution is deterministic and
-// rejects any transaction that cannot run (result code > 1, no receipt), so a
-// block with bad transactions costs its proposer the space, not the chain its
-// safety.
-func (a *App) ProcessProposal(context.Context, *abci.RequestProcessProposal) (*abci.ResponseProcessProposal, error) {
+// protoSize is what raw adds to a block's data, as CometBFT counts it
+// against MaxTxBytes.
+func protoSize(raw []byte) int64 {
+	return cmttypes.ComputeProtoSizeForTxs(cmttypes.Txs{raw})
+}
+
+// ProcessProposal accepts any proposal whose coinbase marker, if any, is a
+// well-formed first transaction: execution is deterministic and rejects any
+// transaction that cannot run (result code > 1, no receipt), so a block with
+// bad transactions costs its proposer the space, not the chain its safety.
+func (a *App) ProcessProposal(_ context.Context, req *abci.RequestProcessProposal) (*abci.ResponseProcessProposal, error) {
+	if !validMarkers(req.Txs) {
+		return &abci.ResponseProcessProposal{Status: abci.ResponseProcessProposal_REJECT}, nil
+	}
 	return &abci.ResponseProcessProposal{Status: abci.ResponseProcessProposal_ACCEPT}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"sync"
 	"sync/atomic"
 
 	abci "github.com/cometbft/cometbft/abci/types"
@@ -14,8 +15,10 @@ import (
 	"github.com/ethereum/go-ethereum/core/state"
 	"github.com/ethereum/go-ethereum/core/txpool"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/eth/gasprice"
 	"github.com/ethereum/go-ethereum/params"
 
+	"github.com/emberchain/ember/app"
 	"github.com/emberchain/ember/evm"
 	"github.com/emberchain/ember/store"
 )
@@ -25,6 +28,9 @@ import (
 type backend struct {
 	n         *Node
 	syncStart atomic.Uint64 // 1 + the head when a block sync began; 0 = not syncing
+
+	tipsOnce sync.Once
+	tips     *gasprice.Oracle // go-ethereum's gas price oracle over the chain
 }
 
 func (b *backend) ChainConfig() *params.ChainConfig { return b.n.store.Config() }
@@ -68,18 +74,16 @@ func (b *backend) BaseFeeAfter(parent *types.Header) *big.Int {
 	return evm.NextBaseFee(b.ChainConfig(), parent, b.n.state.MinBaseFee())
 }
 
-// SendTransaction runs CheckTx through CometBFT's mempool (as
-// broadcast_tx_sync does) and waits for its verdict.
-// seenBefore explains a tx CometBFT's cache has seen: still pending is geth's
-// "already known"; already mined is what geth answers then, since its pool
-// validates the nonce against the state: "nonce too low".
+// seenBefore explains a tx CometBFT's cache has seen, as geth's pool would
+// answer it. CometBFT keeps the bytes of a tx in its cache when the pool
+// takes it out of the mempool (replaced, evicted), so they cannot come back:
+// still pooled is "already known"; mined, or its nonce used, is "nonce too
+// low"; displaced by a same-nonce replacement is "replacement transaction
+// underpriced"; otherwise it was evicted from the full pool: "transaction
+// underpriced".
 func (b *backend) seenBefore(raw []byte) error {
 	var tx types.Transaction
-	if tx.UnmarshalBinary(raw) != nil {
-		return txpool.ErrAlreadyKnown
-	}
-	mined, _ := b.n.store.Transaction(tx.Hash())
-	if mined == nil {
+	if tx.UnmarshalBinary(raw) != nil || b.n.pool.ByHash(tx.Hash()) != nil {
 		return txpool.ErrAlreadyKnown
 	}
 	head := b.n.store.Head()
@@ -91,9 +95,18 @@ func (b *backend) seenBefore(raw []byte) error {
 	if err != nil {
 		return txpool.ErrAlreadyKnown
 	}
-	return fmt.Errorf("%w: next nonce %v, tx nonce %v", core.ErrNonceTooLow, st.GetNonce(from), tx.Nonce())
+	switch next := st.GetNonce(from); {
+	case tx.Nonce() < next:
+		return fmt.Errorf("%w: next nonce %v, tx nonce %v", core.ErrNonceTooLow, next, tx.Nonce())
+	case b.n.pool.ByNonce(from, tx.Nonce()) != nil:
+		return txpool.ErrReplaceUnderpriced
+	}
+	return txpool.ErrUnderpriced
 }
 
+// SendTransaction runs CheckTx through CometBFT's mempool (as
+// broadcast_tx_sync does) and waits for its verdict. A queued answer
+// (nonce gap: the app's pool holds the tx) is a success, as in geth.
 func (b *backend) SendTransaction(ctx context.Context, raw []byte) error {
 	resCh := make(chan *abci.ResponseCheckTx, 1)
 	err := b.n.cmt.Mempool().CheckTx(raw, func(res *abci.ResponseCheckTx) { resCh <- res }, mempool.TxInfo{})
@@ -109,7 +122,7 @@ func (b *backend) SendTransaction(ctx context.Context, raw []byte) error {
 	}
 	select {
 	case res := <-resCh:
-		if res.Code != abci.CodeTypeOK {
+		if res.Code != abci.CodeTypeOK && res.Code != app.CodeQueued {
 			return errors.New(res.Log)
 		}
 		return nil
@@ -134,7 +147,39 @@ func (b *backend) SyncStatus() (bool, uint64, uint64, uint64) {
 	return true, b.syncStart.Load() - 1, current, uint64(b.n.cmt.BlockStore().Height())
 }
 
-func (b *backend) Coinbase() common.Address { return b.n.coinbase }
+// Coinbase is the etherbase set with miner_setEtherbase, else the reward
+// address of this node's validator in the genesis.
+func (b *backend) Coinbase() common.Address {
+	if addr, ok := b.n.app.Etherbase(); ok {
+		return addr
+	}
+	return b.n.coinbase
+}
+
+// MinGasTip is the lowest tip the node admits (minimum-gas-prices).
+func (b *backend) MinGasTip() *big.Int { return b.n.app.MinTip() }
+
+// TxPoolContent is every pooled tx by sender, pending and queued.
+func (b *backend) TxPoolContent() (pending, queued map[common.Address][]*types.Transaction) {
+	return b.n.pool.Content()
+}
+
+// TxPoolContentFrom is one sender's pooled txs.
+func (b *backend) TxPoolContentFrom(addr common.Address) (pending, queued []*types.Transaction) {
+	return b.n.pool.ContentFrom(addr)
+}
+
+// TxPoolStats counts the pending and queued txs.
+func (b *backend) TxPoolStats() (pending, queued int) { return b.n.pool.Stats() }
+
+// SetEtherbase makes addr the fee recipient of the blocks this node proposes.
+func (b *backend) SetEtherbase(addr common.Address) {
+	b.n.app.SetEtherbase(addr)
+	b.n.log.Info("etherbase set", "address", addr)
+}
+
+// SetMinGasPrice sets the minimum tip and writes it to app.toml.
+func (b *backend) SetMinGasPrice(price *big.Int) (bool, error) { return b.n.setMinGasPrice(price) }
 
 func (b *backend) PeerCount() int  { return b.n.cmt.Switch().Peers().Size() }
 func (b *backend) Listening() bool { return b.n.cmt.IsListening() }

@@ -3,21 +3,28 @@ package node
 import (
 	"bytes"
 	"fmt"
+	"math/big"
 	"os"
 	"path/filepath"
 
 	"github.com/BurntSushi/toml"
 
+	explorer "github.com/emberchain/ember/explorer/service"
 	"github.com/emberchain/ember/rpc"
 )
 
 // Config is app.toml: Ember's settings beside CometBFT's config.toml.
 type Config struct {
-	JSONRPC rpc.Config    `toml:"json-rpc"`
-	REST    RESTConfig    `toml:"rest"`
-	Keyring KeyringConfig `toml:"keyring"`
-	Store   StoreConfig   `toml:"store"`
-	Log     LogConfig     `toml:"log"`
+	// MinGasPrices is the lowest tip per gas this node admits (see
+	// ParseMinGasPrices); miner_setGasPrice rewrites it.
+	MinGasPrices string          `toml:"minimum-gas-prices"`
+	TxPool       TxPoolConfig    `toml:"txpool"`
+	JSONRPC      rpc.Config      `toml:"json-rpc"`
+	REST         RESTConfig      `toml:"rest"`
+	Keyring      KeyringConfig   `toml:"keyring"`
+	Store        StoreConfig     `toml:"store"`
+	Explorer     explorer.Config `toml:"explorer"`
+	Log          LogConfig       `toml:"log"`
 }
 
 // RESTConfig is the native (Cosmos-style) REST server.
@@ -48,11 +55,14 @@ type LogConfig struct {
 // DefaultConfig is what `emberd init` writes.
 func DefaultConfig() Config {
 	return Config{
-		JSONRPC: rpc.DefaultConfig(),
-		REST:    RESTConfig{Enable: true, Address: "127.0.0.1:1317"},
-		Keyring: KeyringConfig{Backend: "file"},
-		Store:   StoreConfig{CacheMB: 256, TrieCacheMB: 128},
-		Log:     LogConfig{Level: "info", CometBFTLevel: "error", Format: "text"},
+		MinGasPrices: FormatMinGasPrices(new(big.Int)),
+		TxPool:       DefaultTxPoolConfig(),
+		JSONRPC:      rpc.DefaultConfig(),
+		REST:         RESTConfig{Enable: true, Address: "127.0.0.1:1317"},
+		Keyring:      KeyringConfig{Backend: "file"},
+		Store:        StoreConfig{CacheMB: 256, TrieCacheMB: 128},
+		Explorer:     explorer.DefaultConfig(),
+		Log:          LogConfig{Level: "info", CometBFTLevel: "error", Format: "text"},
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/emberchain/ember/app"
+	"github.com/emberchain/ember/rpc"
 )
 
 // InitOptions describe a new node home.
@@ -109,7 +110,13 @@ func InitHome(opts InitOptions) error {
 	if opts.Dev {
 		cfg.JSONRPC.WSAddress = "127.0.0.1:8546"
 		cfg.JSONRPC.API = Namespaces()
+		cfg.TxPool = devTxPool(cfg.TxPool, cc.Mempool.Size)
 		cfg.Keyring.Backend = "test"
+	}
+	// The private namespaces' JWT secret, so that `emberd auth token` works
+	// before the first start.
+	if _, err := rpc.EnsureJWTSecret(filepath.Join(opts.Home, rpc.JWTSecretFile)); err != nil {
+		return err
 	}
 	return WriteConfig(opts.Home, cfg)
 }

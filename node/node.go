@@ -19,12 +19,17 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/emberchain/ember/app"
+	explorerindex "github.com/emberchain/ember/explorer"
+	explorer "github.com/emberchain/ember/explorer/service"
 	"github.com/emberchain/ember/rest"
 	"github.com/emberchain/ember/rpc"
 	"github.com/emberchain/ember/rpc/debug"
 	"github.com/emberchain/ember/rpc/eth"
 	"github.com/emberchain/ember/rpc/filters"
+	"github.com/emberchain/ember/rpc/miner"
 	"github.com/emberchain/ember/rpc/netapi"
+	"github.com/emberchain/ember/rpc/personal"
+	txpoolapi "github.com/emberchain/ember/rpc/txpool"
 	"github.com/emberchain/ember/rpc/web3"
 	"github.com/emberchain/ember/store"
 	"github.com/emberchain/ember/txpool"
@@ -40,8 +45,13 @@ type Overrides struct {
 	RPCLaddr         string // CometBFT RPC
 	P2PLaddr         string
 	LogLevel         string
+	MinGasPrices     string // --minimum-gas-prices: wins over app.toml and miner_setGasPrice
+	KeyringBackend   string // test or file
 	RESTEnable       *bool
 	RESTAddress      string
+	ExplorerEnable   *bool
+	ExplorerAddress  string
+	ExplorerDB       string
 }
 
 // Node is one running emberd.
@@ -53,16 +63,21 @@ type Node struct {
 	state   *app.AppState
 	log     *slog.Logger
 
-	store   *store.Store
-	pool    *txpool.Pool
-	app     *app.App
-	events  *filters.Events
-	cmt     *cmtnode.Node
-	rpc     *rpc.Server
-	rest    *rest.Server
-	filters *filters.API
+	store    *store.Store
+	pool     *txpool.Pool
+	app      *app.App
+	events   *filters.Events
+	cmt      *cmtnode.Node
+	rpc      *rpc.Server
+	rest     *rest.Server
+	explorer *explorer.Service // nil unless [explorer] enable
+	filters  *filters.API
+	keys     *keys // the keyring eth_accounts, eth_sign* and personal serve
 
 	coinbase common.Address // this node's validator's reward address
+
+	mempool *mempoolWorker // CometBFT mempool changes the app asks for
+	minGas  minGasPrice    // miner_setGasPrice's lock and whether a flag fixed the price
 }
 
 // New loads the home's configuration and genesis and opens the store.
@@ -79,6 +94,13 @@ func New(home string, ov Overrides) (*Node, error) {
 		return nil, err
 	}
 	ov.apply(&cfg, cmtCfg)
+	if err := checkMempoolConfig(cmtCfg); err != nil {
+		return nil, err
+	}
+	minTip, err := ParseMinGasPrices(cfg.MinGasPrices)
+	if err != nil {
+		return nil, err
+	}
 	log, err := NewLogger(os.Stderr, cfg.Log.Level, cfg.Log.Format)
 	if err != nil {
 		return nil, err
@@ -95,13 +117,19 @@ func New(home string, ov Overrides) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	pool := txpool.New()
+	ks, err := openKeys(home, cfg.Keyring.Backend)
+	if err != nil {
+		return nil, err
+	}
+	pool := txpool.New(cfg.TxPool.pool())
 	n := &Node{
 		home: home, cfg: cfg, cmtCfg: cmtCfg, genesis: doc, state: appState, log: log,
-		store: st, pool: pool,
+		store: st, pool: pool, keys: ks,
 		app:    app.New(st, pool, appState, log.With("module", "app")),
 		events: filters.NewEvents(),
 	}
+	n.app.SetMinTip(minTip)
+	n.minGas.pinned = ov.MinGasPrices != ""
 	n.app.OnCommit(n.events.PublishBlock)
 	n.app.OnPendingTx(n.events.PublishPending)
 	return n, nil
@@ -132,8 +160,23 @@ func (ov Overrides) apply(cfg *Config, cc *cmtcfg.Config) {
 	if ov.RESTAddress != "" {
 		cfg.REST.Address = ov.RESTAddress
 	}
+	if ov.ExplorerEnable != nil {
+		cfg.Explorer.Enable = *ov.ExplorerEnable
+	}
+	if ov.ExplorerAddress != "" {
+		cfg.Explorer.Address = ov.ExplorerAddress
+	}
+	if ov.ExplorerDB != "" {
+		cfg.Explorer.DB = ov.ExplorerDB
+	}
 	if ov.LogLevel != "" {
 		cfg.Log.Level = ov.LogLevel
+	}
+	if ov.MinGasPrices != "" {
+		cfg.MinGasPrices = ov.MinGasPrices
+	}
+	if ov.KeyringBackend != "" {
+		cfg.Keyring.Backend = ov.KeyringBackend
 	}
 }
 
@@ -178,7 +221,13 @@ func (n *Node) Start() error {
 	if err != nil {
 		return fmt.Errorf("create CometBFT node: %w", err)
 	}
+	if err := n.startExplorer(); err != nil {
+		return err
+	}
+	n.startMempoolWorker(cmt.Mempool())
 	if err := cmt.Start(); err != nil {
+		n.mempool.stop()
+		n.mempool = nil
 		return fmt.Errorf("start CometBFT: %w", err)
 	}
 	n.cmt = cmt
@@ -203,7 +252,9 @@ func (n *Node) Start() error {
 }
 
 // Namespaces lists every JSON-RPC namespace the node serves.
-func Namespaces() []string { return []string{"eth", "net", "web3", "debug"} }
+func Namespaces() []string {
+	return []string{"eth", "net", "web3", "debug", "personal", "txpool", "miner"}
+}
 
 func (n *Node) startRPC() error {
 	b := &backend{n: n}
@@ -216,19 +267,28 @@ func (n *Node) startRPC() error {
 			n.rpc.Disconnect(remote)
 		}
 	})
+	ethCfg := eth.Config{
+		GasCap: c.GasCap, EVMTimeout: c.EVMTimeout.Std(), TxFeeCap: c.TxFeeCap,
+		AllowUnprotectedTxs: c.AllowUnprotectedTxs,
+	}
+	sender := eth.NewTxSender(b, ethCfg) // one nonce lock per account for eth and personal
 	namespaces := []rpc.Namespace{
 		{Name: "eth", Service: n.filters},
-		{Name: "eth", Service: eth.NewAPI(b, eth.Config{
-			GasCap: c.GasCap, EVMTimeout: c.EVMTimeout.Std(), TxFeeCap: c.TxFeeCap,
-			AllowUnprotectedTxs: c.AllowUnprotectedTxs,
-		})},
+		{Name: "eth", Service: eth.NewAPI(b, ethCfg, n.keys, sender)},
+		{Name: "personal", Service: personal.NewAPI(n.keys, sender, n.log.With("module", "personal"))},
+		{Name: "txpool", Service: txpoolapi.NewAPI(b)},
+		{Name: "miner", Service: miner.NewAPI(b)},
 		{Name: "net", Service: netapi.NewAPI(b, n.state.EVM.Config.ChainID)},
 		{Name: "web3", Service: web3.NewAPI(app.Version)},
 		{Name: "debug", Service: debug.NewAPI(&traceBackend{n: n, gasCap: c.GasCap}, b, debug.Config{
 			MaxTimeout: c.TraceMaxTimeout.Std(), Concurrency: c.TraceConcurrency,
 		})},
 	}
-	srv, err := rpc.NewServer(c, namespaces, n.log.With("module", "json-rpc"))
+	auth, err := n.rpcAuth()
+	if err != nil {
+		return err
+	}
+	srv, err := rpc.NewServer(c, namespaces, auth, n.log.With("module", "json-rpc"))
 	if err != nil {
 		return err
 	}
@@ -250,15 +310,38 @@ func (n *Node) Stop() {
 	if n.filters != nil {
 		n.filters.Close()
 	}
+	if n.mempool != nil {
+		n.mempool.stop()
+	}
 	if n.cmt != nil && n.cmt.IsRunning() {
 		if err := n.cmt.Stop(); err != nil {
 			n.log.Error("stop CometBFT", "err", err)
 		}
 		n.cmt.Wait()
 	}
+	if n.explorer != nil {
+		n.explorer.Stop() // after CometBFT: no more commits to index
+	}
 	if err := n.store.Close(); err != nil {
 		n.log.Error("close store", "err", err)
 	}
+}
+
+// startExplorer starts indexing and serving the explorer API when enabled.
+// It runs before CometBFT so that no commit is missed; blocks committed
+// while it was off are caught up from the store.
+func (n *Node) startExplorer() error {
+	if !n.cfg.Explorer.Enable {
+		return nil
+	}
+	src := explorerindex.NewNodeSource(n.store, n.pool.Content)
+	n.app.OnCommit(src.Committed)
+	svc, err := explorer.Start(n.cfg.Explorer, n.home, src, n.state.Bech32Prefix, n.log.With("module", "explorer"))
+	if err != nil {
+		return fmt.Errorf("start explorer: %w", err)
+	}
+	n.explorer = svc
+	return nil
 }
 
 // RESTAddr is the bound REST address, or "" when disabled.

@@ -1,7 +1,8 @@
 // Package rpc serves the Ethereum JSON-RPC over HTTP and WebSocket with
 // go-ethereum's rpc server. The namespaces themselves live in sub-packages
-// (rpc/eth, rpc/netapi, rpc/web3); this package owns transport, limits and
-// which namespaces are enabled.
+// (rpc/eth, rpc/netapi, rpc/web3, rpc/personal, ...); this package owns
+// transport, limits, which namespaces are enabled and the authentication of
+// the private ones (auth.go).
 package rpc
 
 import (

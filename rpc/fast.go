@@ -46,6 +46,10 @@ type fastPath struct {
 	bodyLimit int
 	log       *slog.Logger
 	bufs      sync.Pool
+	// guard, on the unauthenticated path when private namespaces are
+	// enabled, answers requests for private methods before next sees them.
+	// Fast methods are all public: it only looks at what falls through.
+	guard *privateGuard
 }
 
 // fastMethod is one method as go-ethereum's server would call it.
@@ -112,8 +116,12 @@ type request struct {
 }
 
 func (f *fastPath) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || r.ContentLength < 0 || r.ContentLength > int64(f.bodyLimit) || !jsonContentType(r.Header.Get("Content-Type")) {
+	if r.Method != http.MethodPost || r.ContentLength > int64(f.bodyLimit) || !jsonContentType(r.Header.Get("Content-Type")) {
 		f.next.ServeHTTP(w, r)
+		return
+	}
+	if r.ContentLength < 0 {
+		f.serveUnsized(w, r)
 		return
 	}
 	buf := f.getBuf()
@@ -126,6 +134,9 @@ func (f *fastPath) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var req request
 	m, args, ok := f.decode(body, &req)
 	if !ok {
+		if f.guard != nil && f.guard.deny(w, body) {
+			return
+		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		f.next.ServeHTTP(w, r)
 		return
@@ -138,6 +149,27 @@ func (f *fastPath) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	resp := f.call(ctx, req.Method, m, args)
 	f.write(w, req.ID, resp)
+}
+
+// serveUnsized hands a body of unknown length (chunked) to go-ethereum's
+// server, after the guard has read it (up to the body limit; go-ethereum
+// refuses longer ones).
+func (f *fastPath) serveUnsized(w http.ResponseWriter, r *http.Request) {
+	if f.guard == nil {
+		f.next.ServeHTTP(w, r)
+		return
+	}
+	buf := f.getBuf()
+	defer f.bufs.Put(buf)
+	if _, err := io.Copy(buf, io.LimitReader(r.Body, int64(f.bodyLimit)+1)); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	if buf.Len() <= f.bodyLimit && f.guard.deny(w, buf.Bytes()) {
+		return
+	}
+	r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(buf.Bytes()), r.Body))
+	f.next.ServeHTTP(w, r)
 }
 
 // decode parses a single call to a fast method with its arguments, or

@@ -24,14 +24,24 @@ type Namespace struct {
 }
 
 // Server serves the enabled namespaces over HTTP and WebSocket.
+//
+// The private namespaces (PrivateNamespaces), when enabled, are registered
+// only in a second go-ethereum server, priv, which also holds the public
+// ones (the same service objects). A request or WebSocket upgrade carrying a
+// valid bearer token is served by priv; one without a token by rpc, which
+// cannot run a private method whatever the body says. A token that does not
+// verify is refused with HTTP 401.
 type Server struct {
-	cfg  Config
-	rpc  *gethrpc.Server
-	fast *fastPath // single requests for the hottest read methods
-	log  *slog.Logger
-	mu   sync.Mutex
-	srvs []*http.Server
-	addr map[string]net.Addr // "http", "ws" -> bound address
+	cfg      Config
+	rpc      *gethrpc.Server // the public namespaces
+	priv     *gethrpc.Server // public and private namespaces; nil when no private one is enabled
+	auth     *authenticator  // nil when no private namespace is enabled
+	fast     *fastPath       // single requests for the hottest read methods, then rpc
+	fastPriv *fastPath       // the same for authenticated requests, then priv
+	log      *slog.Logger
+	mu       sync.Mutex
+	srvs     []*http.Server
+	addr     map[string]net.Addr // "http", "ws" -> bound address
 
 	// conns are the open WebSocket connections by remote address (what
 	// geth's rpc.PeerInfo reports), so a slow subscriber can be cut off.
@@ -40,36 +50,68 @@ type Server struct {
 }
 
 // NewServer registers the namespaces enabled in cfg.API; the others answer
-// "method not found" (-32601) as unknown methods do.
-func NewServer(cfg Config, namespaces []Namespace, log *slog.Logger) (*Server, error) {
-	srv := gethrpc.NewServer()
-	srv.SetBatchLimits(cfg.BatchRequestLimit, cfg.BatchResponseMaxSize)
-	if cfg.MaxBodySize > 0 {
-		srv.SetHTTPBodyLimit(cfg.MaxBodySize)
-	}
+// "method not found" (-32601) as unknown methods do. auth is needed when a
+// private namespace is enabled.
+func NewServer(cfg Config, namespaces []Namespace, auth Auth, log *slog.Logger) (*Server, error) {
 	known := make(map[string]bool)
-	enabled := make(map[string][]any)
 	for _, ns := range namespaces {
 		known[ns.Name] = true
-		if !slices.Contains(cfg.API, ns.Name) {
-			continue
-		}
-		if err := srv.RegisterName(ns.Name, ns.Service); err != nil {
-			return nil, fmt.Errorf("register namespace %s: %w", ns.Name, err)
-		}
-		enabled[ns.Name] = append(enabled[ns.Name], ns.Service)
 	}
+	var private []string
 	for _, name := range cfg.API {
 		if !known[name] {
 			return nil, fmt.Errorf("unknown JSON-RPC namespace %q in api list (have %s)", name, strings.Join(names(namespaces), ","))
+		}
+		if slices.Contains(PrivateNamespaces, name) && !slices.Contains(private, name) {
+			private = append(private, name)
+		}
+	}
+	s := &Server{cfg: cfg, rpc: newGethServer(cfg), log: log,
+		addr: make(map[string]net.Addr), conns: make(map[string]net.Conn)}
+	if len(private) > 0 {
+		if len(auth.Secret) != 32 {
+			return nil, fmt.Errorf("JSON-RPC namespaces %s are private and need a 32-byte JWT secret", strings.Join(private, ","))
+		}
+		s.priv, s.auth = newGethServer(cfg), newAuthenticator(auth)
+	}
+	public, all := make(map[string][]any), make(map[string][]any)
+	for _, ns := range namespaces {
+		if !slices.Contains(cfg.API, ns.Name) {
+			continue
+		}
+		if !slices.Contains(PrivateNamespaces, ns.Name) {
+			if err := s.rpc.RegisterName(ns.Name, ns.Service); err != nil {
+				return nil, fmt.Errorf("register namespace %s: %w", ns.Name, err)
+			}
+			public[ns.Name] = append(public[ns.Name], ns.Service)
+		}
+		if s.priv != nil {
+			if err := s.priv.RegisterName(ns.Name, ns.Service); err != nil {
+				return nil, fmt.Errorf("register namespace %s: %w", ns.Name, err)
+			}
+			all[ns.Name] = append(all[ns.Name], ns.Service)
 		}
 	}
 	bodyLimit := cfg.MaxBodySize
 	if bodyLimit <= 0 {
 		bodyLimit = 5 * 1024 * 1024 // go-ethereum's default
 	}
-	return &Server{cfg: cfg, rpc: srv, fast: newFastPath(srv, enabled, bodyLimit, log), log: log,
-		addr: make(map[string]net.Addr), conns: make(map[string]net.Conn)}, nil
+	s.fast = newFastPath(s.rpc, public, bodyLimit, log)
+	if s.priv != nil {
+		s.fast.guard = &privateGuard{namespaces: private, file: auth.SecretFile}
+		s.fastPriv = newFastPath(s.priv, all, bodyLimit, log)
+	}
+	return s, nil
+}
+
+// newGethServer is a go-ethereum server with cfg's limits.
+func newGethServer(cfg Config) *gethrpc.Server {
+	srv := gethrpc.NewServer()
+	srv.SetBatchLimits(cfg.BatchRequestLimit, cfg.BatchResponseMaxSize)
+	if cfg.MaxBodySize > 0 {
+		srv.SetHTTPBodyLimit(cfg.MaxBodySize)
+	}
+	return srv
 }
 
 func names(nss []Namespace) []string {
@@ -83,12 +125,19 @@ func names(nss []Namespace) []string {
 // Start binds the listeners and serves in the background.
 func (s *Server) Start() error {
 	ws := s.trackConns(s.rpc.WebsocketHandler(s.cfg.WSOrigins))
+	if s.priv != nil {
+		ws = s.byToken(ws, s.trackConns(s.priv.WebsocketHandler(s.cfg.WSOrigins)))
+	}
+	var rpcHandler http.Handler = s.fast
+	if s.priv != nil {
+		rpcHandler = s.byToken(s.fast, s.fastPriv)
+	}
 	httpHandler := cors.New(cors.Options{
 		AllowedOrigins: s.cfg.CORSOrigins,
 		AllowedMethods: []string{http.MethodPost, http.MethodGet},
 		AllowedHeaders: []string{"*"},
 		MaxAge:         600,
-	}).Handler(s.fast)
+	}).Handler(rpcHandler)
 	// The HTTP port also takes WebSocket upgrades, as geth's does.
 	both := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if isWebsocket(r) {
@@ -165,6 +214,27 @@ func (s *Server) Stop() {
 		_ = srv.Close()
 	}
 	s.rpc.Stop()
+	if s.priv != nil {
+		s.priv.Stop()
+	}
+}
+
+// byToken sends a request without a bearer token to public, one with a
+// valid token to private, and refuses one with an invalid token. The only
+// cost to unauthenticated requests is reading one header.
+func (s *Server) byToken(public, private http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		token, ok := bearer(r)
+		if !ok {
+			public.ServeHTTP(w, r)
+			return
+		}
+		if err := s.auth.verify(token); err != nil {
+			refuse(w, err)
+			return
+		}
+		private.ServeHTTP(w, r)
+	})
 }
 
 func isWebsocket(r *http.Request) bool {

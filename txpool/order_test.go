@@ -10,20 +10,20 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 )
 
-type account struct {
+type testAccount struct {
 	key  *ecdsa.PrivateKey
 	addr common.Address
 }
 
-func newAccount(t *testing.T) account {
+func newAccount(t *testing.T) testAccount {
 	k, err := crypto.GenerateKey()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return account{k, crypto.PubkeyToAddress(k.PublicKey)}
+	return testAccount{k, crypto.PubkeyToAddress(k.PublicKey)}
 }
 
-func tx(t *testing.T, a account, nonce uint64, tip, feeCap int64, gas uint64) *Tx {
+func tx(t *testing.T, a testAccount, nonce uint64, tip, feeCap int64, gas uint64) *Tx {
 	signed, err := types.SignNewTx(a.key, types.LatestSignerForChainID(big.NewInt(1)), &types.DynamicFeeTx{
 		ChainID: big.NewInt(1), Nonce: nonce, GasTipCap: big.NewInt(tip), GasFeeCap: big.NewInt(feeCap), Gas: gas,
 	})
@@ -65,28 +65,5 @@ func TestOrderGasLimitAndBaseFee(t *testing.T) {
 	got := Order([]*Tx{big0, b0, cheap}, zero, base, 100_000)
 	if len(got) != 1 || got[0] != b0 {
 		t.Fatalf("got %d txs (first %v), want only b0", len(got), got)
-	}
-}
-
-func TestPoolPendingNonceAndSpent(t *testing.T) {
-	a := newAccount(t)
-	p := New()
-	t0, t1, t3 := tx(t, a, 0, 1, 10, 21000), tx(t, a, 1, 1, 10, 21000), tx(t, a, 3, 1, 10, 21000)
-	for _, x := range []*Tx{t0, t1, t3} {
-		p.Add(x)
-	}
-	if n := p.PendingNonce(a.addr, 0); n != 2 {
-		t.Fatalf("pending nonce %d, want 2", n)
-	}
-	if s := p.Spent(a.addr); s.Int64() != 3*21000*10 {
-		t.Fatalf("spent %v", s)
-	}
-	raw, _ := t0.Tx.MarshalBinary()
-	p.RemoveAll([][]byte{raw})
-	if p.Get(t0.Key) != nil || p.ByHash(t0.Tx.Hash()) != nil || p.Len() != 2 {
-		t.Fatal("t0 not removed")
-	}
-	if n := p.PendingNonce(a.addr, 1); n != 2 {
-		t.Fatalf("pending nonce after removal %d, want 2", n)
 	}
 }

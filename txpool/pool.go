@@ -1,15 +1,23 @@
-// Package txpool is the application's view of the transactions waiting in
-// CometBFT's mempool: indexed by sender and nonce so that CheckTx can check
-// nonces and overdrafts against what is already pending, the JSON-RPC layer
-// can answer "pending" queries, and block proposals can be ordered by nonce
-// and tip. CometBFT's mempool still stores and gossips the bytes; this pool
-// holds the decoded transactions (with their senders recovered once).
+// Package txpool is the application's transaction pool, as geth's legacy
+// pool keeps one: per sender, pending transactions (a run of consecutive
+// nonces from the sender's state nonce, executable now) and queued ones
+// (after a nonce gap, waiting for it to fill). Replacement needs a price
+// bump, per-account and global limits evict the cheapest, and a reset after
+// each block drops what the new state invalidated.
+//
+// Pending transactions are exactly those CometBFT's mempool holds (it stores
+// and gossips their bytes); queued ones live here only, so a transaction that
+// cannot be included never makes CometBFT propose a block. The pool decides
+// statuses, the application tells CometBFT (see app/checktx.go): a status
+// only becomes Pending through an answer to CheckTx.
 package txpool
 
 import (
 	"crypto/sha256"
 	"math/big"
+	"sort"
 	"sync"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -21,76 +29,63 @@ type Key [sha256.Size]byte
 // KeyOf returns the mempool key of raw transaction bytes.
 func KeyOf(raw []byte) Key { return sha256.Sum256(raw) }
 
+// Status is where a pooled transaction waits.
+type Status uint8
+
+const (
+	Unknown Status = iota // not in the pool
+	Pending               // executable; in CometBFT's mempool
+	Queued                // behind a nonce gap; held by the pool only
+)
+
 // Tx is a pooled transaction.
 type Tx struct {
 	Tx     *types.Transaction
 	Sender common.Address
 	Key    Key
+	Raw    []byte // the bytes CometBFT knows it by, to resubmit a queued tx
+	status Status // guarded by the pool's lock
+	// seen is the pool's height when CheckTx last answered for this tx (a
+	// pending one is rechecked after every block while CometBFT holds it).
+	seen uint64
+}
+
+// account is one sender's transactions: txs sorted by nonce, the first
+// `pending` of them the executable run (consecutive nonces from the state
+// nonce), the rest queued (every queued nonce is above the run).
+type account struct {
+	txs      []*Tx
+	pending  int
+	lastSeen time.Time // last admission, for the queued lifetime
 }
 
 // Pool is safe for concurrent use.
 type Pool struct {
-	mu      sync.RWMutex
-	byKey   map[Key]*Tx
-	byHash  map[common.Hash]*Tx
-	senders map[common.Address]map[uint64]*Tx // sender -> nonce -> tx
+	cfg Config
+	now func() time.Time // the clock (tests replace it)
+
+	mu       sync.RWMutex
+	byKey    map[Key]*Tx
+	byHash   map[common.Hash]*Tx
+	accounts map[common.Address]*account
+	pending  int    // pending txs in all accounts
+	queued   int    // queued txs in all accounts
+	height   uint64 // of the last Reset
 }
 
-// New returns an empty pool.
-func New() *Pool {
+// New returns an empty pool with cfg's limits (zero fields take defaults).
+func New(cfg Config) *Pool {
 	return &Pool{
-		byKey:   make(map[Key]*Tx),
-		byHash:  make(map[common.Hash]*Tx),
-		senders: make(map[common.Address]map[uint64]*Tx),
+		cfg:      cfg.withDefaults(),
+		now:      time.Now,
+		byKey:    make(map[Key]*Tx),
+		byHash:   make(map[common.Hash]*Tx),
+		accounts: make(map[common.Address]*account),
 	}
 }
 
-// Add records a transaction accepted into the mempool.
-func (p *Pool) Add(tx *Tx) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.byKey[tx.Key] = tx
-	p.byHash[tx.Tx.Hash()] = tx
-	byNonce := p.senders[tx.Sender]
-	if byNonce == nil {
-		byNonce = make(map[uint64]*Tx)
-		p.senders[tx.Sender] = byNonce
-	}
-	byNonce[tx.Tx.Nonce()] = tx
-}
-
-// Remove forgets the transaction with the given mempool key, if pooled.
-func (p *Pool) Remove(key Key) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.removeLocked(key)
-}
-
-// RemoveAll forgets every transaction whose raw bytes are given, as CometBFT
-// drops a committed block's transactions from its mempool.
-func (p *Pool) RemoveAll(raws [][]byte) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, raw := range raws {
-		p.removeLocked(KeyOf(raw))
-	}
-}
-
-func (p *Pool) removeLocked(key Key) {
-	tx, ok := p.byKey[key]
-	if !ok {
-		return
-	}
-	delete(p.byKey, key)
-	delete(p.byHash, tx.Tx.Hash())
-	byNonce := p.senders[tx.Sender]
-	if byNonce[tx.Tx.Nonce()] == tx {
-		delete(byNonce, tx.Tx.Nonce())
-		if len(byNonce) == 0 {
-			delete(p.senders, tx.Sender)
-		}
-	}
-}
+// Config returns the pool's limits.
+func (p *Pool) Config() Config { return p.cfg }
 
 // Get returns the pooled transaction with the given mempool key.
 func (p *Pool) Get(key Key) *Tx {
@@ -106,36 +101,82 @@ func (p *Pool) ByHash(hash common.Hash) *Tx {
 	return p.byHash[hash]
 }
 
-// ByNonce returns the pooled transaction of sender with nonce, if any.
+// Seen records that CometBFT's mempool holds the pending tx with key (its
+// recheck answered for it).
+func (p *Pool) Seen(key Key) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if tx := p.byKey[key]; tx != nil {
+		tx.seen = p.height
+	}
+}
+
+// ByNonce returns sender's pooled transaction with nonce, if any.
 func (p *Pool) ByNonce(sender common.Address, nonce uint64) *Tx {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	return p.senders[sender][nonce]
+	if acc := p.accounts[sender]; acc != nil {
+		if i, ok := acc.find(nonce); ok {
+			return acc.txs[i]
+		}
+	}
+	return nil
+}
+
+// StatusOf tells where the transaction with the given key waits.
+func (p *Pool) StatusOf(key Key) Status {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	if tx := p.byKey[key]; tx != nil {
+		return tx.status
+	}
+	return Unknown
 }
 
 // PendingNonce is the next nonce sender can use given its nonce in the
-// latest state: the first gap in its pooled nonces at or after stateNonce.
+// latest state: the first nonce at or after stateNonce the pool holds no
+// transaction for (pending or queued).
 func (p *Pool) PendingNonce(sender common.Address, stateNonce uint64) uint64 {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	byNonce := p.senders[sender]
 	n := stateNonce
-	for byNonce[n] != nil {
-		n++
+	if acc := p.accounts[sender]; acc != nil {
+		for _, tx := range acc.txs {
+			if tx.Tx.Nonce() > n {
+				break
+			}
+			if tx.Tx.Nonce() == n {
+				n++
+			}
+		}
 	}
 	return n
 }
 
 // Spent is the total worst-case cost (gas × fee cap + value) of sender's
-// pooled transactions, for overdraft checks.
+// pending transactions, for overdraft checks (geth counts pending only).
 func (p *Pool) Spent(sender common.Address) *big.Int {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	total := new(big.Int)
-	for _, tx := range p.senders[sender] {
-		total.Add(total, tx.Tx.Cost())
+	if acc := p.accounts[sender]; acc != nil {
+		for _, tx := range acc.txs[:acc.pending] {
+			total.Add(total, tx.Tx.Cost())
+		}
 	}
 	return total
+}
+
+// PendingCost is the cost of sender's pending transaction with nonce, or nil.
+func (p *Pool) PendingCost(sender common.Address, nonce uint64) *big.Int {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	if acc := p.accounts[sender]; acc != nil {
+		if i, ok := acc.find(nonce); ok && i < acc.pending {
+			return acc.txs[i].Tx.Cost()
+		}
+	}
+	return nil
 }
 
 // Len is the number of pooled transactions.
@@ -143,4 +184,138 @@ func (p *Pool) Len() int {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	return len(p.byKey)
+}
+
+// Stats is the number of pending and of queued transactions.
+func (p *Pool) Stats() (pending, queued int) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return p.pending, p.queued
+}
+
+// Content is every pooled transaction by sender, each list in nonce order.
+func (p *Pool) Content() (pending, queued map[common.Address][]*types.Transaction) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	pending = make(map[common.Address][]*types.Transaction)
+	queued = make(map[common.Address][]*types.Transaction)
+	for addr, acc := range p.accounts {
+		pend, queue := acc.split()
+		if len(pend) > 0 {
+			pending[addr] = pend
+		}
+		if len(queue) > 0 {
+			queued[addr] = queue
+		}
+	}
+	return pending, queued
+}
+
+// ContentFrom is sender's pending and queued transactions in nonce order.
+func (p *Pool) ContentFrom(sender common.Address) (pending, queued []*types.Transaction) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	if acc := p.accounts[sender]; acc != nil {
+		return acc.split()
+	}
+	return nil, nil
+}
+
+// Promotable lists the queued transactions that could now join their
+// sender's pending run, in nonce order per sender. nonceOf gives the state
+// nonces; the caller resubmits each through CheckTx, which decides.
+func (p *Pool) Promotable(nonceOf func(common.Address) uint64) []*Tx {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	var out []*Tx
+	for addr, acc := range p.accounts {
+		if acc.pending == len(acc.txs) {
+			continue
+		}
+		next := acc.nextPending(nonceOf(addr))
+		for _, tx := range acc.txs[acc.pending:] {
+			if tx.Tx.Nonce() != next {
+				break
+			}
+			out = append(out, tx)
+			next++
+		}
+	}
+	return out
+}
+
+// Remove forgets the transaction with the given mempool key, if pooled. A
+// pending run it breaks is repaired by the next Reset.
+func (p *Pool) Remove(key Key) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if tx := p.byKey[key]; tx != nil {
+		p.drop(tx)
+	}
+}
+
+// RemoveAll forgets every transaction whose raw bytes are given, as CometBFT
+// drops a committed block's transactions from its mempool.
+func (p *Pool) RemoveAll(raws [][]byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, raw := range raws {
+		if tx := p.byKey[KeyOf(raw)]; tx != nil {
+			p.drop(tx)
+		}
+	}
+}
+
+// drop removes tx from every index. Caller holds the lock.
+func (p *Pool) drop(tx *Tx) {
+	delete(p.byKey, tx.Key)
+	delete(p.byHash, tx.Tx.Hash())
+	acc := p.accounts[tx.Sender]
+	i, ok := acc.find(tx.Tx.Nonce())
+	if !ok || acc.txs[i] != tx {
+		return
+	}
+	acc.txs = append(acc.txs[:i], acc.txs[i+1:]...)
+	p.count(tx.status, -1)
+	if i < acc.pending {
+		acc.pending--
+	}
+	if len(acc.txs) == 0 {
+		delete(p.accounts, tx.Sender)
+	}
+}
+
+// count adds delta to the total of status.
+func (p *Pool) count(s Status, delta int) {
+	if s == Pending {
+		p.pending += delta
+	} else {
+		p.queued += delta
+	}
+}
+
+// find is the index of nonce in acc.txs (or where it would go).
+func (acc *account) find(nonce uint64) (int, bool) {
+	i := sort.Search(len(acc.txs), func(i int) bool { return acc.txs[i].Tx.Nonce() >= nonce })
+	return i, i < len(acc.txs) && acc.txs[i].Tx.Nonce() == nonce
+}
+
+// nextPending is the nonce that would extend the pending run.
+func (acc *account) nextPending(stateNonce uint64) uint64 {
+	if acc.pending == 0 {
+		return stateNonce
+	}
+	return acc.txs[acc.pending-1].Tx.Nonce() + 1
+}
+
+// split copies the pending and the queued transactions.
+func (acc *account) split() (pending, queued []*types.Transaction) {
+	for i, tx := range acc.txs {
+		if i < acc.pending {
+			pending = append(pending, tx.Tx)
+		} else {
+			queued = append(queued, tx.Tx)
+		}
+	}
+	return pending, queued
 }

@@ -119,14 +119,14 @@ func main() {
 	}
 	dev.stop(syscall.SIGTERM)
 	running = nil
-	genesis, err := gethGenesis(home)
+	genesis, err := peer.GethGenesis(home)
 	if err != nil {
 		fatalf("%v", err)
 	}
 
 	var results []result
 	if want["ember"] {
-		if err := slowBlocks(home, *blockTime); err != nil {
+		if err := peer.BlocksEvery(home, *blockTime); err != nil {
 			fatalf("%v", err)
 		}
 		n, err := emberStart(*emberd, home)

@@ -4,19 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core"
-	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/emberchain/ember/bench/internal/peer"
@@ -77,6 +72,7 @@ func emberArgs(cmd, home, port string) []string {
 	return []string{cmd, "--home", home,
 		"--json-rpc.address", "127.0.0.1:" + port, "--json-rpc.ws-address", "127.0.0.1:" + peer.FreePort(),
 		"--rest.address", "127.0.0.1:" + peer.FreePort(),
+		"--explorer.address", "127.0.0.1:" + peer.FreePort(),
 		"--json-rpc.api", "eth,net,web3,debug",
 		"--rpc.laddr", "tcp://127.0.0.1:" + peer.FreePort(), "--p2p.laddr", "tcp://127.0.0.1:" + peer.FreePort(),
 		"--log-level", "warn"}
@@ -90,61 +86,10 @@ func emberDev(bin, home string, accounts int) (*node, error) {
 	return launch("ember", exec.Command(bin, args...), "http://127.0.0.1:"+port)
 }
 
-// slowBlocks turns a dev home's "block as soon as transactions arrive" into
-// a block every `every`, whatever the mempool holds, so a burst sent right
-// after a block lands whole in the next one.
-func slowBlocks(home string, every time.Duration) error {
-	path := filepath.Join(home, "config", "config.toml")
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	s := string(b)
-	for _, r := range [][2]string{
-		{`timeout_commit = "0s"`, fmt.Sprintf("timeout_commit = %q", every.String())},
-		{`skip_timeout_commit = true`, `skip_timeout_commit = false`},
-		{`create_empty_blocks_interval = "10s"`, `create_empty_blocks_interval = "0s"`},
-	} {
-		if !strings.Contains(s, r[0]) {
-			return fmt.Errorf("%s: no %q to replace", path, r[0])
-		}
-		s = strings.Replace(s, r[0], r[1], 1)
-	}
-	return os.WriteFile(path, []byte(s), 0o644)
-}
-
 // emberStart runs `emberd start` on an existing home.
 func emberStart(bin, home string) (*node, error) {
 	port := peer.FreePort()
 	return launch("ember", exec.Command(bin, emberArgs("start", home, port)...), "http://127.0.0.1:"+port)
-}
-
-// gethGenesis is the go-ethereum genesis inside an Ember home's
-// genesis.json (same config, alloc, gas limit and base fee), plus the Prague
-// system contracts geth needs to process a block (Ember does not deploy
-// them; ERC-20 transfers do not touch them). Without it geth --dev would
-// run its own, newer fork rules, with other gas costs.
-func gethGenesis(home string) (*core.Genesis, error) {
-	raw, err := os.ReadFile(filepath.Join(home, "config", "genesis.json"))
-	if err != nil {
-		return nil, err
-	}
-	var doc struct {
-		AppState struct {
-			EVM *core.Genesis `json:"evm"`
-		} `json:"app_state"`
-	}
-	if err := json.Unmarshal(raw, &doc); err != nil || doc.AppState.EVM == nil {
-		return nil, fmt.Errorf("ember genesis: no app_state.evm (%v)", err)
-	}
-	g := doc.AppState.EVM
-	for addr, code := range map[common.Address][]byte{
-		params.BeaconRootsAddress: params.BeaconRootsCode, params.HistoryStorageAddress: params.HistoryStorageCode,
-		params.WithdrawalQueueAddress: params.WithdrawalQueueCode, params.ConsolidationQueueAddress: params.ConsolidationQueueCode,
-	} {
-		g.Alloc[addr] = types.Account{Nonce: 1, Code: code, Balance: new(big.Int)}
-	}
-	return g, nil
 }
 
 // startGeth initializes datadir with genesis and runs geth --dev on it,

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math/big"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -14,7 +18,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/accounts/keyring"
 	"github.com/emberchain/ember/node"
+	"github.com/emberchain/ember/rpc"
 )
 
 // DevChainID is the chain id of `emberd dev`: EIP-155 id 31337, the one
@@ -39,6 +45,12 @@ func devCmd() *cobra.Command {
 surface on 127.0.0.1, a block as soon as transactions arrive, and prefunded accounts
 derived from the test mnemonic (the same keys as anvil and Hardhat).
 
+The prefunded keys are also in the home's test keyring (<home>/keyring-test, as dev0,
+dev1, ...) and unlocked until exit, so eth_accounts lists them and eth_sendTransaction
+and eth_sign work with them, as on anvil (not with --keyring-backend file, which serves
+the file keyring instead). The private namespaces (personal) need a JWT made from
+<home>/config/jwt.hex: the banner shows how.
+
 Without --home the chain lives in a temporary directory removed on exit. With
 --home DIR it is kept in DIR (created if empty); later runs of 'emberd dev --home DIR'
 or 'emberd start --home DIR' continue that chain. --chain-id, --accounts, --mnemonic,
@@ -62,23 +74,31 @@ or 'emberd start --home DIR' continue that chain. --chain-id, --accounts, --mnem
 				if !ok || bal.Sign() < 0 {
 					return fmt.Errorf("invalid --balance %q: want a decimal amount of wei", balance)
 				}
-				addrs := make([]common.Address, len(keys))
-				for i, k := range keys {
-					addrs[i] = k.Address
-				}
 				err := node.InitHome(node.InitOptions{
 					Home: home, Moniker: "ember-dev", ChainID: chainID,
-					Alloc: node.FundAll(addrs, bal), Dev: true, EmptyBlockInterval: interval,
+					Alloc: node.FundAll(addresses(keys), bal), Dev: true, EmptyBlockInterval: interval,
 				})
 				if err != nil {
 					return err
 				}
 			}
+			if err := importDevKeys(cmd.ErrOrStderr(), home, keys); err != nil {
+				return err
+			}
 			nd, err := node.New(home, flags.overrides(cmd))
 			if err != nil {
 				return err
 			}
+			unlocked := nd.Config().Keyring.Backend == string(keyring.Test)
+			if unlocked {
+				if err := nd.UnlockDevKeys(addresses(keys)); err != nil {
+					return err
+				}
+			}
 			printDevBanner(cmd.OutOrStdout(), nd, keys, mnemonic, home)
+			if err := printPrivateAccess(cmd.OutOrStdout(), nd, home, unlocked); err != nil {
+				return err
+			}
 			return run(nd)
 		},
 	}
@@ -112,4 +132,71 @@ func printDevBanner(w io.Writer, nd *node.Node, keys []*accounts.Key, mnemonic, 
 		fmt.Fprintf(w, "REST       http://%s  (Cosmos-style accounts and balances)\n", cfg.REST.Address)
 	}
 	fmt.Fprintf(w, "Chain id   %v   Gas limit %d   Base fee floor %v wei\n\n", st.EVM.Config.ChainID, st.EVM.GasLimit, st.MinBaseFee())
+}
+
+func addresses(keys []*accounts.Key) []common.Address {
+	out := make([]common.Address, len(keys))
+	for i, k := range keys {
+		out[i] = k.Address
+	}
+	return out
+}
+
+// importDevKeys stores each prefunded key in home's test keyring as
+// dev<index>, unless its address is there already (a kept dev home).
+func importDevKeys(warn io.Writer, home string, keys []*accounts.Key) error {
+	kr, err := keyring.Open(home, keyring.Test)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if _, err := kr.Find(k.Address); err == nil {
+			continue
+		}
+		_, err := kr.Add(fmt.Sprintf("dev%d", k.Index), k.Private, "")
+		if errors.Is(err, keyring.ErrExists) {
+			// The name holds another key (a home made with another mnemonic):
+			// leave it, the account stays usable by its private key.
+			fmt.Fprintf(warn, "warning: dev key %d not imported into %s: %v\n", k.Index, kr.Dir(), err)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// printPrivateAccess says where the dev keys are and how to reach the
+// private namespaces.
+func printPrivateAccess(w io.Writer, nd *node.Node, home string, unlocked bool) error {
+	cfg := nd.Config()
+	if unlocked {
+		fmt.Fprintf(w, "Keyring    test, %s: the accounts above, unlocked until exit (eth_accounts, eth_sendTransaction, eth_sign)\n",
+			filepath.Join(home, "keyring-test"))
+	} else {
+		fmt.Fprintf(w, "Keyring    %s, %s (the dev accounts are in keyring-test, not served)\n",
+			cfg.Keyring.Backend, filepath.Join(home, "keyring-"+cfg.Keyring.Backend))
+	}
+	var private []string
+	for _, ns := range cfg.JSONRPC.API {
+		if slices.Contains(rpc.PrivateNamespaces, ns) {
+			private = append(private, ns)
+		}
+	}
+	if len(private) == 0 {
+		return nil
+	}
+	file := filepath.Join(home, rpc.JWTSecretFile)
+	secret, err := rpc.EnsureJWTSecret(file)
+	if err != nil {
+		return err
+	}
+	url := "http://" + cfg.JSONRPC.Address
+	fmt.Fprintf(w, "Private    %s: header 'Authorization: Bearer <JWT>', HS256 with the secret in %s, iat within 60 s\n",
+		strings.Join(private, ", "), file)
+	fmt.Fprintf(w, "  curl -H \"Authorization: Bearer $(emberd auth token --home %s)\" -H 'Content-Type: application/json' \\\n"+
+		"    -d '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"personal_listAccounts\",\"params\":[]}' %s\n", home, url)
+	fmt.Fprintf(w, "  cast rpc --rpc-url %s --jwt-secret %s personal_listAccounts\n\n", url, hexutil.Encode(secret)[2:])
+	return nil
 }

@@ -20,15 +20,20 @@ func defaultHome() string {
 
 // nodeFlags are the flags start and dev share; they override the files.
 type nodeFlags struct {
-	enable    bool
-	address   string
-	wsAddress string
-	api       string
-	rpcLaddr  string
-	p2pLaddr  string
-	logLevel  string
-	restOn    bool
-	restAddr  string
+	enable       bool
+	address      string
+	wsAddress    string
+	api          string
+	rpcLaddr     string
+	p2pLaddr     string
+	logLevel     string
+	minGas       string
+	restOn       bool
+	restAddr     string
+	keyring      string
+	explorerOn   bool
+	explorerAddr string
+	explorerDB   string
 }
 
 func (f *nodeFlags) register(cmd *cobra.Command) {
@@ -41,6 +46,11 @@ func (f *nodeFlags) register(cmd *cobra.Command) {
 	fs.StringVar(&f.p2pLaddr, "p2p.laddr", "", "CometBFT P2P listen address (default from config.toml: tcp://0.0.0.0:26656)")
 	fs.BoolVar(&f.restOn, "rest.enable", true, "serve the native (Cosmos-style) REST endpoints")
 	fs.StringVar(&f.restAddr, "rest.address", "", "native REST listen address (default from app.toml: 127.0.0.1:1317)")
+	fs.BoolVar(&f.explorerOn, "explorer.enable", false, "index the chain and serve the Blockscout-compatible explorer API (default from app.toml [explorer] enable: false)")
+	fs.StringVar(&f.explorerAddr, "explorer.address", "", "explorer API listen address (default from app.toml: 127.0.0.1:4000)")
+	fs.StringVar(&f.explorerDB, "explorer.db", "", "explorer database: a postgres:// DSN, or empty for SQLite at <home>/data/explorer.db")
+	fs.StringVar(&f.keyring, "keyring-backend", "", "keyring the node serves to eth_accounts, eth_sign* and personal: test or file (default from app.toml [keyring] backend)")
+	fs.StringVar(&f.minGas, "minimum-gas-prices", "", "lowest tip per gas (legacy gas price) admitted, in aember = wei, e.g. 1000000000aember; fixes it: miner_setGasPrice is then ignored (default from app.toml: 0aember)")
 	fs.StringVar(&f.logLevel, "log-level", "", "log level: debug, info, warn, error (default from app.toml: info)")
 }
 
@@ -51,7 +61,14 @@ func (f *nodeFlags) overrides(cmd *cobra.Command) node.Overrides {
 		RPCLaddr:         f.rpcLaddr,
 		P2PLaddr:         f.p2pLaddr,
 		LogLevel:         f.logLevel,
+		MinGasPrices:     f.minGas,
 		RESTAddress:      f.restAddr,
+		KeyringBackend:   f.keyring,
+		ExplorerAddress:  f.explorerAddr,
+		ExplorerDB:       f.explorerDB,
+	}
+	if cmd.Flags().Changed("explorer.enable") {
+		ov.ExplorerEnable = &f.explorerOn
 	}
 	if cmd.Flags().Changed("rest.enable") {
 		ov.RESTEnable = &f.restOn

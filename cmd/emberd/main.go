@@ -24,5 +24,8 @@ func rootCmd() *cobra.Command {
 	}
 	root.AddCommand(initCmd(), startCmd(), devCmd(), versionCmd())
 	root.AddCommand(queryCmd())
+	root.AddCommand(keysCmd())
+	root.AddCommand(debugCmd())
+	root.AddCommand(authCmd())
 	return root
 }

@@ -22,8 +22,10 @@ import (
 
 // API is the eth namespace.
 type API struct {
-	b   Backend
-	cfg Config
+	b    Backend
+	cfg  Config
+	keys Accounts  // the node's keyring; nil = none
+	send *TxSender // eth_sendTransaction, shared with personal
 	// blocks holds encoded blocks: a committed block never changes, and
 	// encoding one with its transactions costs far more than serving it.
 	blocks *lru.SizeConstrainedCache[blockKey, json.RawMessage]
@@ -37,12 +39,14 @@ type blockKey struct {
 // blockCacheBytes bounds the encoded blocks kept.
 const blockCacheBytes = 32 << 20
 
-// NewAPI returns the eth namespace over b.
-func NewAPI(b Backend, cfg Config) *API {
-	if cfg.SuggestedTip == nil {
-		cfg.SuggestedTip = big.NewInt(params.GWei)
+// NewAPI returns the eth namespace over b, signing with keys (nil: the node
+// holds none) and sending what it signs through send (nil: its own).
+func NewAPI(b Backend, cfg Config, keys Accounts, send *TxSender) *API {
+	if send == nil {
+		send = NewTxSender(b, cfg)
 	}
-	return &API{b: b, cfg: cfg, blocks: lru.NewSizeConstrainedCache[blockKey, json.RawMessage](blockCacheBytes)}
+	return &API{b: b, cfg: cfg, keys: keys, send: send,
+		blocks: lru.NewSizeConstrainedCache[blockKey, json.RawMessage](blockCacheBytes)}
 }
 
 // ChainId is the EIP-155 chain id (eth_chainId).
@@ -55,20 +59,9 @@ func (api *API) BlockNumber() hexutil.Uint64 {
 	return hexutil.Uint64(api.b.Head().Number.Uint64())
 }
 
-// GasPrice suggests a legacy gas price: the next block's base fee plus the
-// suggested tip.
-func (api *API) GasPrice() *hexutil.Big {
-	return (*hexutil.Big)(new(big.Int).Add(api.b.NextBaseFee(), api.cfg.SuggestedTip))
-}
-
 // BaseFee is the base fee per gas of the next block (eth_baseFee).
 func (api *API) BaseFee() *hexutil.Big {
 	return (*hexutil.Big)(api.b.NextBaseFee())
-}
-
-// MaxPriorityFeePerGas suggests a priority fee for EIP-1559 transactions.
-func (api *API) MaxPriorityFeePerGas() *hexutil.Big {
-	return (*hexutil.Big)(new(big.Int).Set(api.cfg.SuggestedTip))
 }
 
 // headerOf resolves a block number or hash to a header. Tags resolve to the

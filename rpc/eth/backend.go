@@ -48,6 +48,11 @@ type Backend interface {
 	SyncStatus() (syncing bool, start, current, highest uint64)
 	// Coinbase is the address this node's validator is paid at.
 	Coinbase() common.Address
+	// SuggestGasTipCap is the tip to advise: from recent blocks, never
+	// below MinGasTip.
+	SuggestGasTipCap(ctx context.Context) (*big.Int, error)
+	// MinGasTip is the lowest tip the node admits (minimum-gas-prices).
+	MinGasTip() *big.Int
 }
 
 // Config bounds what one request may cost.
@@ -56,7 +61,4 @@ type Config struct {
 	EVMTimeout          time.Duration // time limit of one call; 0 = none
 	TxFeeCap            float64       // ether; 0 = none
 	AllowUnprotectedTxs bool
-	// SuggestedTip is the priority fee suggested to wallets (eth_gasPrice is
-	// the next base fee plus this).
-	SuggestedTip *big.Int
 }

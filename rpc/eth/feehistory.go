@@ -92,9 +92,11 @@ func (api *API) FeeHistory(blockCount math.HexOrDecimal64, lastBlock rpc.BlockNu
 }
 
 // blockRewards are the effective tips at the given percentiles of a block's
-// gas used, txs sorted by tip (geth's rule); zeros for an empty block.
+// gas used, txs sorted by tip (geth's rule); zeros for an empty block. As
+// advice, none is below the node's minimum tip.
 func (api *API) blockRewards(h *types.Header, percentiles []float64) ([]*hexutil.Big, error) {
 	out := make([]*hexutil.Big, len(percentiles))
+	minTip := api.b.MinGasTip()
 	block := api.b.BlockByHash(h.Hash())
 	if block == nil {
 		return nil, fmt.Errorf("block %d not found", h.Number)
@@ -102,7 +104,7 @@ func (api *API) blockRewards(h *types.Header, percentiles []float64) ([]*hexutil
 	txs := block.Transactions()
 	if len(txs) == 0 {
 		for i := range out {
-			out[i] = (*hexutil.Big)(new(big.Int))
+			out[i] = (*hexutil.Big)(new(big.Int).Set(minTip))
 		}
 		return out, nil
 	}
@@ -126,7 +128,7 @@ func (api *API) blockRewards(h *types.Header, percentiles []float64) ([]*hexutil
 			idx++
 			sum += sorted[idx].gas
 		}
-		out[i] = (*hexutil.Big)(sorted[idx].tip)
+		out[i] = (*hexutil.Big)(atLeast(sorted[idx].tip, minTip))
 	}
 	return out, nil
 }

@@ -21,9 +21,6 @@ func (api *API) Syncing() any {
 	}
 }
 
-// Accounts lists the node's own accounts: none until a keyring is attached.
-func (api *API) Accounts() []common.Address { return []common.Address{} }
-
 // Coinbase is the address this node's validator is paid its fees at.
 func (api *API) Coinbase() common.Address { return api.b.Coinbase() }
 

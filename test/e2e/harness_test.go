@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -72,6 +73,7 @@ type Node struct {
 	WS       string // JSON-RPC ws://host:port
 	CometRPC string // CometBFT RPC http://host:port
 	REST     string // native REST host:port
+	Explorer string // explorer API host:port (served with --explorer.enable)
 	p2p      string
 	extra    []string
 	cmd      *exec.Cmd
@@ -88,18 +90,32 @@ func StartDev(t testing.TB, extra ...string) *Node {
 	if testing.Short() {
 		t.Skip("end-to-end test: skipped with -short")
 	}
-	n := &Node{
-		t:        t,
-		Home:     t.TempDir(),
-		HTTP:     "127.0.0.1:" + strconv.Itoa(freePort(t)),
-		WS:       "127.0.0.1:" + strconv.Itoa(freePort(t)),
-		CometRPC: "127.0.0.1:" + strconv.Itoa(freePort(t)),
-		REST:     "127.0.0.1:" + strconv.Itoa(freePort(t)),
-		p2p:      "127.0.0.1:" + strconv.Itoa(freePort(t)),
-		extra:    extra,
+	// A free port can be taken by another process between freePort and
+	// emberd binding it; such a start is retried on new ports.
+	var n *Node
+	for attempt := 1; ; attempt++ {
+		n = &Node{
+			t:        t,
+			Home:     t.TempDir(),
+			HTTP:     "127.0.0.1:" + strconv.Itoa(freePort(t)),
+			WS:       "127.0.0.1:" + strconv.Itoa(freePort(t)),
+			CometRPC: "127.0.0.1:" + strconv.Itoa(freePort(t)),
+			REST:     "127.0.0.1:" + strconv.Itoa(freePort(t)),
+			Explorer: "127.0.0.1:" + strconv.Itoa(freePort(t)),
+			p2p:      "127.0.0.1:" + strconv.Itoa(freePort(t)),
+			extra:    extra,
+		}
+		n.logPath = filepath.Join(n.Home, "emberd.log")
+		err := n.start("dev")
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, errPortTaken) || attempt == 3 {
+			n.dumpLog()
+			t.Fatal(err)
+		}
+		t.Logf("attempt %d: %v; retrying on other ports", attempt, err)
 	}
-	n.logPath = filepath.Join(n.Home, "emberd.log")
-	n.Start("dev")
 	t.Cleanup(func() {
 		n.Stop()
 		if t.Failed() {
@@ -119,27 +135,37 @@ func freePort(t testing.TB) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
+// errPortTaken is a start-up that failed because a listen port was in use.
+var errPortTaken = errors.New("emberd exited during start-up: a port was taken")
+
 // Start runs `emberd <command> --home` on the node's ports and waits until
 // JSON-RPC answers.
 func (n *Node) Start(command string) {
 	n.t.Helper()
+	if err := n.start(command); err != nil {
+		n.dumpLog()
+		n.t.Fatal(err)
+	}
+}
+
+func (n *Node) start(command string) error {
 	args := []string{command, "--home", n.Home,
 		"--json-rpc.address", n.HTTP, "--json-rpc.ws-address", n.WS,
 		"--rpc.laddr", "tcp://" + n.CometRPC, "--p2p.laddr", "tcp://" + n.p2p,
-		"--rest.address", n.REST,
+		"--rest.address", n.REST, "--explorer.address", n.Explorer,
 	}
 	if command == "dev" {
 		args = append(args, n.extra...) // dev-only flags, e.g. --empty-block-interval
 	}
 	logf, err := os.OpenFile(n.logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
-		n.t.Fatal(err)
+		return err
 	}
 	fmt.Fprintf(logf, "\n===== emberd %s\n", strings.Join(args, " "))
 	n.cmd = exec.Command(emberdBin, args...)
 	n.cmd.Stdout, n.cmd.Stderr = logf, logf
 	if err := n.cmd.Start(); err != nil {
-		n.t.Fatal(err)
+		return err
 	}
 	n.done = make(chan struct{})
 	go func(cmd *exec.Cmd, done chan struct{}) {
@@ -156,19 +182,22 @@ func (n *Node) Start(command string) {
 			if err = c.Call(&num, "eth_blockNumber"); err == nil {
 				n.RPC = c
 				n.Eth = ethclient.NewClient(c)
-				return
+				return nil
 			}
 			c.Close()
 		}
 		select {
 		case <-n.done:
-			n.dumpLog()
-			n.t.Fatalf("emberd exited during start-up")
+			n.cmd = nil
+			if log, _ := os.ReadFile(n.logPath); bytes.Contains(log, []byte("address already in use")) {
+				return errPortTaken
+			}
+			return errors.New("emberd exited during start-up")
 		default:
 		}
 		if time.Now().After(deadline) {
-			n.dumpLog()
-			n.t.Fatalf("emberd did not answer JSON-RPC within 60s: %v", err)
+			n.Kill()
+			return fmt.Errorf("emberd did not answer JSON-RPC within 60s: %v", err)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

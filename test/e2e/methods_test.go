@@ -75,7 +75,7 @@ func TestHeaderReceiptsUnclesAndNodeMethods(t *testing.T) {
 		{"eth_getHeaderByNumber", []any{"0xffffff"}, `null`},
 		{"eth_getBlockReceipts", []any{"0xffffff"}, `null`},
 		{"eth_syncing", nil, `false`},
-		{"eth_accounts", nil, `[]`},
+		{"eth_accounts", nil, devAccountsJSON()},
 		{"eth_coinbase", nil, `"` + block["miner"].(string) + `"`},
 		{"eth_protocolVersion", nil, `"0x44"`},
 	} {
@@ -84,6 +84,16 @@ func TestHeaderReceiptsUnclesAndNodeMethods(t *testing.T) {
 			t.Errorf("%s%v = %s, want %s", c.method, c.args, raw, c.want)
 		}
 	}
+}
+
+// devAccountsJSON is eth_accounts on `emberd dev`: the prefunded keys, in
+// order, lowercase hex as go-ethereum encodes addresses.
+func devAccountsJSON() string {
+	addrs := make([]string, len(devKeys))
+	for i, k := range devKeys {
+		addrs[i] = `"` + strings.ToLower(k.Address.Hex()) + `"`
+	}
+	return "[" + strings.Join(addrs, ",") + "]"
 }
 
 // TestStorageValuesAndBaseFee checks eth_getStorageValues against

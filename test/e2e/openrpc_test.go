@@ -189,6 +189,17 @@ func TestOpenRPCConformance(t *testing.T) {
 	}
 	check("eth_uninstallFilter", logID)
 
+	// Signing with the node's keys: emberd dev unlocks its prefunded keys.
+	signer, payee := devKeys[6].Address, common.HexToAddress("0x00000000000000000000000000000000000000ab")
+	check("eth_sign", signer, "0xdeadbeef")
+	// eth_signTransaction is not validated: its tx is geth's signed-tx JSON,
+	// whose gasPrice is null for an EIP-1559 tx where the schema wants a string.
+	var sent common.Hash
+	json.Unmarshal(check("eth_sendTransaction", map[string]any{"from": signer, "to": payee, "value": "0x1"}), &sent)
+	if r := n.WaitReceipt(t, sent); r.Status != 1 {
+		t.Errorf("eth_sendTransaction's tx failed")
+	}
+
 	// The validator is strict: each of these wrong answers must fail.
 	receipt := check("eth_getTransactionReceipt", f.receipts[0].TxHash)
 	for _, bad := range []struct{ method, raw string }{

@@ -1,0 +1,119 @@
+package api
+
+import (
+	"github.com/emberchain/ember/explorer"
+)
+
+// blocks is /api/v2/blocks: only consensus blocks exist here (no uncles,
+// no reorgs), so type=uncle and type=reorg list nothing.
+func (h *handlers) blocks(r *request) (any, error) {
+	switch typ := r.URL.Query().Get("type"); typ {
+	case "", "block":
+	case "uncle", "reorg":
+		return &page{Items: []obj{}}, nil
+	default:
+		return nil, invalid("Invalid type: " + typ)
+	}
+	before, err := r.queryUint("block_number")
+	if err != nil {
+		return nil, err
+	}
+	count, err := r.itemsCount()
+	if err != nil {
+		return nil, err
+	}
+	blocks, err := h.b.Store.Blocks(r.Context(), before, PageSize+1)
+	if err != nil {
+		return nil, err
+	}
+	more := len(blocks) > PageSize
+	if more {
+		blocks = blocks[:PageSize]
+	}
+	items, err := h.blockItems(r.Context(), blocks)
+	if err != nil {
+		return nil, err
+	}
+	p := &page{Items: items}
+	if more {
+		p.NextPageParams = obj{"block_number": blocks[len(blocks)-1].Number, "items_count": count + PageSize}
+	}
+	return p, nil
+}
+
+// findBlock reads the {id} path parameter: a block number or hash.
+func (h *handlers) findBlock(r *request) (*explorer.Block, error) {
+	id := r.PathValue("id")
+	if n, ok := parseUint(id); ok {
+		return h.b.Store.Block(r.Context(), n)
+	}
+	if hash, ok := parseHash(id); ok {
+		return h.b.Store.BlockByHash(r.Context(), hash)
+	}
+	return nil, invalid("Invalid number or hash: " + id)
+}
+
+func (h *handlers) block(r *request) (any, error) {
+	b, err := h.findBlock(r)
+	if err != nil {
+		return nil, err
+	}
+	items, err := h.blockItems(r.Context(), []explorer.Block{*b})
+	if err != nil {
+		return nil, err
+	}
+	return items[0], nil
+}
+
+// blockTxs lists a block's transactions in index order; the cursor is the
+// next index.
+func (h *handlers) blockTxs(r *request) (any, error) {
+	b, err := h.findBlock(r)
+	if err != nil {
+		return nil, err
+	}
+	from, err := r.queryUint("index")
+	if err != nil {
+		return nil, err
+	}
+	count, err := r.itemsCount()
+	if err != nil {
+		return nil, err
+	}
+	start := 0
+	if from != nil {
+		if *from > 1<<31 {
+			return nil, invalid("Invalid index")
+		}
+		start = int(*from)
+	}
+	txs, err := h.b.Store.BlockTxs(r.Context(), b.Number, start, PageSize+1)
+	if err != nil {
+		return nil, err
+	}
+	more := len(txs) > PageSize
+	if more {
+		txs = txs[:PageSize]
+	}
+	items, err := h.txItems(r.Context(), txs)
+	if err != nil {
+		return nil, err
+	}
+	p := &page{Items: items}
+	if more {
+		p.NextPageParams = obj{"block_number": b.Number, "index": txs[len(txs)-1].Index + 1, "items_count": count + PageSize}
+	}
+	return p, nil
+}
+
+func (h *handlers) mainPageBlocks(r *request) (any, error) {
+	blocks, err := h.b.Store.Blocks(r.Context(), nil, 4)
+	if err != nil {
+		return nil, err
+	}
+	items, err := h.blockItems(r.Context(), blocks)
+	if items == nil {
+		items = []obj{}
+	}
+	return items, err
+}

@@ -1,0 +1,67 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/emberchain/ember/explorer"
+)
+
+// handlers hold the backend every endpoint reads.
+type handlers struct {
+	b   *Backend
+	log *slog.Logger
+}
+
+// request is one call: the HTTP request and its parsed path and query.
+type request struct {
+	*http.Request
+}
+
+// apiError is an error with the HTTP status Blockscout answers it with.
+type apiError struct {
+	status int
+	msg    string
+}
+
+func (e *apiError) Error() string { return e.msg }
+
+// invalid is a 422 for malformed input, as Blockscout gives.
+func invalid(msg string) error { return &apiError{status: http.StatusUnprocessableEntity, msg: msg} }
+
+// errNotFound is Blockscout's 404.
+var errNotFound = &apiError{status: http.StatusNotFound, msg: "Not found"}
+
+func message(msg string) map[string]string { return map[string]string{"message": msg} }
+
+// serve adapts an endpoint to http: its value as JSON, or its error in
+// Blockscout's shape. Store errors are logged, not shown.
+func (h *handlers) serve(fn func(*request) (any, error)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		v, err := fn(&request{r})
+		var ae *apiError
+		switch {
+		case err == nil:
+			writeJSON(w, http.StatusOK, v)
+		case errors.As(err, &ae):
+			writeJSON(w, ae.status, message(ae.msg))
+		case errors.Is(err, explorer.ErrNotFound):
+			writeJSON(w, http.StatusNotFound, message("Not found"))
+		default:
+			h.log.Error("explorer API", "path", r.URL.Path, "err", err)
+			writeJSON(w, http.StatusInternalServerError, message("Internal server error"))
+		}
+	})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		status, body = http.StatusInternalServerError, []byte(`{"message":"Internal server error"}`)
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}

@@ -1,0 +1,114 @@
+// Package api serves the explorer database over HTTP in the shapes of
+// Blockscout's API v2 (/api/v2/...), so Blockscout's front end and the tools
+// written against it work unchanged.
+package api
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/rs/cors"
+
+	"github.com/emberchain/ember/explorer"
+)
+
+// Status reports the indexer's progress: the last indexed block and the
+// chain's head, each with whether it exists yet.
+type Status func() (indexed uint64, indexedOK bool, head uint64, headOK bool)
+
+// Backend is what the handlers read.
+type Backend struct {
+	Store   explorer.Store
+	Status  Status
+	Prefix  string                      // bech32 prefix the search box accepts (ember1…)
+	Pending func() []explorer.PendingTx // nil when no pool is visible
+	Now     func() time.Time            // clock for "today"; nil = time.Now
+}
+
+// PageSize is Blockscout's page length.
+const PageSize = 50
+
+// Server is the running HTTP listener.
+type Server struct {
+	srv *http.Server
+	ln  net.Listener
+	log *slog.Logger
+}
+
+// Start listens on addr and serves b.
+func Start(addr string, b *Backend, log *slog.Logger) (*Server, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{ln: ln, log: log, srv: &http.Server{
+		Handler:           Handler(b, log),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		MaxHeaderBytes:    1 << 16,
+	}}
+	go func() {
+		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("explorer API stopped", "err", err)
+		}
+	}()
+	log.Info("explorer API listening", "address", ln.Addr().String())
+	return s, nil
+}
+
+// Addr is the bound address.
+func (s *Server) Addr() net.Addr { return s.ln.Addr() }
+
+// Stop closes the listener and waits a moment for requests in flight.
+func (s *Server) Stop() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := s.srv.Shutdown(ctx); err != nil {
+		s.log.Warn("explorer API shutdown", "err", err)
+	}
+}
+
+// Handler routes every endpoint, with CORS open to any origin (the API is
+// public and read-only).
+func Handler(b *Backend, log *slog.Logger) http.Handler {
+	if b.Now == nil {
+		b.Now = time.Now
+	}
+	h := &handlers{b: b, log: log}
+	mux := http.NewServeMux()
+	routes := map[string]func(*request) (any, error){
+		"/api/v2/blocks":                                h.blocks,
+		"/api/v2/blocks/{id}":                           h.block,
+		"/api/v2/blocks/{id}/transactions":              h.blockTxs,
+		"/api/v2/transactions":                          h.txs,
+		"/api/v2/transactions/{hash}":                   h.tx,
+		"/api/v2/transactions/{hash}/logs":              h.txLogs,
+		"/api/v2/addresses/{hash}":                      h.address,
+		"/api/v2/addresses/{hash}/transactions":         h.addressTxs,
+		"/api/v2/addresses/{hash}/counters":             h.addressCounters,
+		"/api/v2/addresses/{hash}/coin-balance-history": h.coinBalanceHistory,
+		"/api/v2/main-page/blocks":                      h.mainPageBlocks,
+		"/api/v2/main-page/transactions":                h.mainPageTxs,
+		"/api/v2/main-page/indexing-status":             h.indexingStatus,
+		"/api/v2/stats":                                 h.stats,
+		"/api/v2/search":                                h.search,
+		"/api/v2/search/check-redirect":                 h.checkRedirect,
+		"/api/health":                                   h.health,
+	}
+	for path, fn := range routes {
+		mux.Handle("GET "+path, h.serve(fn))
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusNotFound, message("Not found"))
+	})
+	return cors.New(cors.Options{
+		AllowedOrigins: []string{"*"},
+		AllowedMethods: []string{http.MethodGet, http.MethodHead, http.MethodOptions},
+		AllowedHeaders: []string{"*"},
+	}).Handler(mux)
+}

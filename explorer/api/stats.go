@@ -1,0 +1,75 @@
+package api
+
+import (
+	"fmt"
+	"math/big"
+)
+
+func (h *handlers) stats(r *request) (any, error) {
+	st, err := h.b.Store.Stats(r.Context(), h.b.Now().Unix())
+	if err != nil {
+		return nil, err
+	}
+	return obj{
+		"total_blocks":                   u64(st.Blocks),
+		"total_addresses":                u64(st.Addresses),
+		"total_transactions":             u64(st.Transactions),
+		"average_block_time":             st.AvgBlockMilli,
+		"coin_image":                     nil,
+		"coin_price":                     nil, // no price source
+		"coin_price_change_percentage":   nil,
+		"total_gas_used":                 u64(st.GasUsed),
+		"transactions_today":             u64(st.TxsToday),
+		"gas_used_today":                 u64(st.GasUsedToday),
+		"gas_prices":                     nil, // no gas oracle yet
+		"gas_price_updated_at":           nil,
+		"gas_prices_update_in":           0,
+		"static_gas_price":               nil,
+		"market_cap":                     nil,
+		"network_utilization_percentage": st.Utilization,
+		"tvl":                            nil,
+	}, nil
+}
+
+// indexingStatus compares the indexed height with the chain head. Internal
+// transactions are not indexed yet, so their ratio is null.
+func (h *handlers) indexingStatus(*request) (any, error) {
+	indexed, indexedOK, head, headOK := h.b.Status()
+	ratio := "0.00"
+	if indexedOK && headOK {
+		r := new(big.Rat).SetFrac(new(big.Int).SetUint64(indexed+1), new(big.Int).SetUint64(head+1))
+		if r.Cmp(big.NewRat(1, 1)) > 0 {
+			r.SetInt64(1)
+		}
+		ratio = r.FloatString(2)
+	}
+	done := indexedOK && headOK && indexed >= head
+	return obj{
+		"finished_indexing":                   done,
+		"finished_indexing_blocks":            done,
+		"indexed_blocks_ratio":                ratio,
+		"indexed_internal_transactions_ratio": nil,
+	}, nil
+}
+
+// healthyLag is how many blocks the index may trail the chain and still
+// count as healthy.
+const healthyLag = 100
+
+// health is /api/health: healthy while the index keeps up with the chain.
+func (h *handlers) health(r *request) (any, error) {
+	indexed, indexedOK, head, headOK := h.b.Status()
+	healthy := indexedOK && headOK && head-min(head, indexed) <= healthyLag
+	db := obj{"number": nil, "timestamp": nil}
+	if indexedOK {
+		db["number"] = fmt.Sprint(indexed)
+		if b, err := h.b.Store.Block(r.Context(), indexed); err == nil {
+			db["timestamp"] = isoTime(b.Time)
+		}
+	}
+	node := obj{"number": nil}
+	if headOK {
+		node["number"] = fmt.Sprint(head)
+	}
+	return obj{"healthy": healthy, "metadata": obj{"latest_block": obj{"db": db, "node": node}}}, nil
+}

@@ -1,0 +1,136 @@
+package api
+
+import (
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/emberchain/ember/explorer"
+)
+
+// txs is /api/v2/transactions: included transactions newest first, or with
+// filter=pending those waiting in the node's pool.
+func (h *handlers) txs(r *request) (any, error) {
+	switch f := r.URL.Query().Get("filter"); f {
+	case "", "validated":
+	case "pending":
+		return h.pendingTxs(r)
+	default:
+		return nil, invalid("Invalid filter: " + f)
+	}
+	after, err := r.txCursor()
+	if err != nil {
+		return nil, err
+	}
+	count, err := r.itemsCount()
+	if err != nil {
+		return nil, err
+	}
+	txs, err := h.b.Store.Txs(r.Context(), after, PageSize+1)
+	if err != nil {
+		return nil, err
+	}
+	return h.txPage(r.Context(), txs, count, obj{"filter": "validated"})
+}
+
+// pendingTxs lists the pool in one page (capped at PageSize): the pool
+// changes every block, so a cursor into it would not be stable.
+func (h *handlers) pendingTxs(r *request) (any, error) {
+	p := &page{Items: []obj{}}
+	if h.b.Pending == nil {
+		return p, nil
+	}
+	pending := h.b.Pending()
+	if len(pending) > PageSize {
+		pending = pending[:PageSize]
+	}
+	var addrs []common.Address
+	for _, tx := range pending {
+		addrs = append(addrs, tx.From)
+		if to := tx.Tx.To(); to != nil {
+			addrs = append(addrs, *to)
+		}
+	}
+	c, err := h.contractsOf(r.Context(), addrs)
+	if err != nil {
+		return nil, err
+	}
+	for _, tx := range pending {
+		p.Items = append(p.Items, pendingTxJSON(tx, c))
+	}
+	return p, nil
+}
+
+func (h *handlers) tx(r *request) (any, error) {
+	hash, err := r.hashParam()
+	if err != nil {
+		return nil, err
+	}
+	t, err := h.b.Store.Tx(r.Context(), hash)
+	if err != nil {
+		return nil, err
+	}
+	items, err := h.txItems(r.Context(), []explorer.Tx{*t})
+	if err != nil {
+		return nil, err
+	}
+	return items[0], nil
+}
+
+// txLogs lists a transaction's logs in index order; the cursor is the next
+// block-wide log index.
+func (h *handlers) txLogs(r *request) (any, error) {
+	hash, err := r.hashParam()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := h.b.Store.Tx(r.Context(), hash); err != nil {
+		return nil, err
+	}
+	from, err := r.queryUint("index")
+	if err != nil {
+		return nil, err
+	}
+	count, err := r.itemsCount()
+	if err != nil {
+		return nil, err
+	}
+	start := uint(0)
+	if from != nil {
+		start = uint(*from)
+	}
+	logs, err := h.b.Store.TxLogs(r.Context(), hash, start, PageSize+1)
+	if err != nil {
+		return nil, err
+	}
+	more := len(logs) > PageSize
+	if more {
+		logs = logs[:PageSize]
+	}
+	addrs := make([]common.Address, len(logs))
+	for i := range logs {
+		addrs[i] = logs[i].Address
+	}
+	c, err := h.contractsOf(r.Context(), addrs)
+	if err != nil {
+		return nil, err
+	}
+	p := &page{Items: make([]obj, len(logs))}
+	for i := range logs {
+		p.Items[i] = logJSON(&logs[i], c)
+	}
+	if more {
+		p.NextPageParams = obj{"index": logs[len(logs)-1].Index + 1, "items_count": count + PageSize, "transaction_hash": hash.Hex()}
+	}
+	return p, nil
+}
+
+func (h *handlers) mainPageTxs(r *request) (any, error) {
+	txs, err := h.b.Store.Txs(r.Context(), explorer.TxCursor{}, 6)
+	if err != nil {
+		return nil, err
+	}
+	items, err := h.txItems(r.Context(), txs)
+	if items == nil {
+		items = []obj{}
+	}
+	return items, err
+}

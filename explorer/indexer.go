@@ -1,0 +1,126 @@
+package explorer
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync/atomic"
+	"time"
+)
+
+// Indexer copies committed blocks from a Source into a Store. It resumes
+// from the store's indexed height, so it catches up after any downtime, and
+// Store.WriteBlocks skips blocks already recorded, so nothing is counted
+// twice.
+type Indexer struct {
+	src   Source
+	st    Store
+	log   *slog.Logger
+	batch int           // blocks per database transaction while catching up
+	poll  time.Duration // how often to look for blocks without a signal
+
+	head    atomic.Uint64 // source head last seen, +1 (0 = none yet)
+	indexed atomic.Uint64 // store height, +1 (0 = nothing indexed)
+}
+
+// IndexerBatch is how many blocks one database transaction holds at most
+// while catching up: large enough to amortise the commit, small enough that
+// the API sees progress.
+const IndexerBatch = 64
+
+// NewIndexer returns an indexer from src into st.
+func NewIndexer(src Source, st Store, log *slog.Logger) *Indexer {
+	return &Indexer{src: src, st: st, log: log, batch: IndexerBatch, poll: time.Second}
+}
+
+// Status reports the last indexed block and the source's head, each with
+// whether it exists yet.
+func (ix *Indexer) Status() (indexed uint64, indexedOK bool, head uint64, headOK bool) {
+	i, h := ix.indexed.Load(), ix.head.Load()
+	return i - 1, i > 0, h - 1, h > 0
+}
+
+// Run indexes until ctx ends. Errors are logged and retried after a pause:
+// a failing database must not stop the node.
+func (ix *Indexer) Run(ctx context.Context) {
+	tick := time.NewTicker(ix.poll)
+	defer tick.Stop()
+	for {
+		if err := ix.CatchUp(ctx); err != nil && ctx.Err() == nil {
+			ix.log.Error("explorer indexing failed; retrying", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-ix.src.Notify():
+		case <-tick.C:
+		}
+	}
+}
+
+// CatchUp indexes every block from the store's height to the source's head.
+func (ix *Indexer) CatchUp(ctx context.Context) error {
+	height, ok, err := ix.st.IndexedHeight(ctx)
+	if err != nil {
+		return err
+	}
+	if ok {
+		ix.indexed.Store(height + 1)
+	}
+	head, headOK, err := ix.src.Head(ctx)
+	if err != nil || !headOK {
+		return err
+	}
+	ix.head.Store(head + 1)
+	next := uint64(0)
+	if ok {
+		next = height + 1
+	}
+	for next <= head {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		last := min(head, next+uint64(ix.batch)-1)
+		batch := make([]*IndexedBlock, 0, last-next+1)
+		for n := next; n <= last; n++ {
+			b, err := ix.build(ctx, n)
+			if err != nil {
+				return fmt.Errorf("build block %d: %w", n, err)
+			}
+			batch = append(batch, b)
+		}
+		if err := ix.st.WriteBlocks(ctx, batch); err != nil {
+			return err
+		}
+		ix.indexed.Store(last + 1)
+		next = last + 1
+	}
+	return nil
+}
+
+// build reads block number from the source and turns it into rows.
+func (ix *Indexer) build(ctx context.Context, number uint64) (*IndexedBlock, error) {
+	sb, err := ix.src.Block(ctx, number)
+	if err != nil {
+		return nil, err
+	}
+	ib, err := Convert(sb)
+	if err != nil {
+		return nil, err
+	}
+	addrs := touchedAddresses(ib)
+	after, err := ix.src.Balances(ctx, number, addrs)
+	if err != nil {
+		return nil, err
+	}
+	before := zeros(len(addrs))
+	if number > 0 {
+		if before, err = ix.src.Balances(ctx, number-1, addrs); err != nil {
+			return nil, err
+		}
+	}
+	for i := range ib.Touched {
+		ib.Touched[i].Before, ib.Touched[i].After = before[i], after[i]
+	}
+	return ib, nil
+}

@@ -1,0 +1,112 @@
+package explorer
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"sort"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/emberchain/ember/app"
+	"github.com/emberchain/ember/store"
+)
+
+// NodeSource reads committed blocks from the node's own store: no
+// re-execution, no RPC round trips. Feed it the app's commits through
+// Committed.
+type NodeSource struct {
+	st      *store.Store
+	notify  chan struct{}
+	pending func() (pending, queued map[common.Address][]*types.Transaction)
+}
+
+// NewNodeSource reads st; pool, if not nil, lists the tx pool's content for
+// the pending transactions list.
+func NewNodeSource(st *store.Store, pool func() (pending, queued map[common.Address][]*types.Transaction)) *NodeSource {
+	return &NodeSource{st: st, notify: make(chan struct{}, 1), pending: pool}
+}
+
+// Committed is the app's OnCommit listener: it only signals, so it never
+// blocks the ABCI goroutine.
+func (s *NodeSource) Committed(*app.CommittedBlock) {
+	select {
+	case s.notify <- struct{}{}:
+	default:
+	}
+}
+
+// Notify implements Source.
+func (s *NodeSource) Notify() <-chan struct{} { return s.notify }
+
+// Head implements Source.
+func (s *NodeSource) Head(context.Context) (uint64, bool, error) {
+	h := s.st.Head()
+	if h == nil {
+		return 0, false, nil
+	}
+	return h.Number.Uint64(), true, nil
+}
+
+// Block implements Source.
+func (s *NodeSource) Block(_ context.Context, number uint64) (*SourceBlock, error) {
+	b := s.st.BlockByNumber(number)
+	if b == nil {
+		return nil, fmt.Errorf("block %d not in the node's store", number)
+	}
+	var receipts types.Receipts
+	if len(b.Transactions()) > 0 {
+		if receipts = s.st.Receipts(b.Header()); len(receipts) != len(b.Transactions()) {
+			return nil, fmt.Errorf("block %d: %d receipts for %d transactions", number, len(receipts), len(b.Transactions()))
+		}
+	}
+	signer := types.MakeSigner(s.st.Config(), b.Number(), b.Time())
+	senders := make([]common.Address, len(b.Transactions()))
+	for i, tx := range b.Transactions() {
+		from, err := types.Sender(signer, tx)
+		if err != nil {
+			return nil, fmt.Errorf("block %d tx %d: sender: %w", number, i, err)
+		}
+		senders[i] = from
+	}
+	return &SourceBlock{Block: b, Receipts: receipts, Senders: senders}, nil
+}
+
+// Balances implements Source, reading the state the block committed.
+func (s *NodeSource) Balances(_ context.Context, number uint64, addrs []common.Address) ([]*big.Int, error) {
+	h := s.st.HeaderByNumber(number)
+	if h == nil {
+		return nil, fmt.Errorf("block %d not in the node's store", number)
+	}
+	st, err := s.st.StateAt(h.Root)
+	if err != nil {
+		return nil, fmt.Errorf("state of block %d: %w", number, err)
+	}
+	out := make([]*big.Int, len(addrs))
+	for i, a := range addrs {
+		out[i] = st.GetBalance(a).ToBig()
+	}
+	return out, nil
+}
+
+// Pending implements Source: the pool's executable transactions, senders
+// in address order and each sender's in nonce order.
+func (s *NodeSource) Pending() []PendingTx {
+	if s.pending == nil {
+		return nil
+	}
+	pending, _ := s.pending()
+	senders := make([]common.Address, 0, len(pending))
+	for a := range pending {
+		senders = append(senders, a)
+	}
+	sort.Slice(senders, func(i, j int) bool { return senders[i].Cmp(senders[j]) < 0 })
+	var out []PendingTx
+	for _, a := range senders {
+		for _, tx := range pending[a] {
+			out = append(out, PendingTx{Tx: tx, From: a})
+		}
+	}
+	return out
+}

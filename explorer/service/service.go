@@ -1,0 +1,74 @@
+// Package service runs the explorer inside a node: the database, the
+// indexer following a Source and the HTTP API, started and stopped as one.
+package service
+
+import (
+	"context"
+	"log/slog"
+	"path/filepath"
+	"sync"
+
+	"github.com/emberchain/ember/explorer"
+	"github.com/emberchain/ember/explorer/api"
+	"github.com/emberchain/ember/explorer/sqlstore"
+)
+
+// Config is the [explorer] section of app.toml.
+type Config struct {
+	Enable  bool   `toml:"enable"`
+	Address string `toml:"address"` // API listen address
+	// DB is a postgres:// DSN, or empty for SQLite at <home>/data/explorer.db.
+	DB string `toml:"db"`
+}
+
+// DefaultConfig leaves the explorer off, listening on 127.0.0.1:4000 when on.
+func DefaultConfig() Config { return Config{Address: "127.0.0.1:4000"} }
+
+// Service is a running explorer.
+type Service struct {
+	store  *sqlstore.Store
+	ix     *explorer.Indexer
+	api    *api.Server
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// Start opens the database (migrating it), starts indexing from src and
+// serves the API. prefix is the chain's bech32 prefix.
+func Start(cfg Config, home string, src explorer.Source, prefix string, log *slog.Logger) (*Service, error) {
+	dsn := cfg.DB
+	if dsn == "" {
+		dsn = filepath.Join(home, "data", "explorer.db")
+	}
+	st, err := sqlstore.Open(context.Background(), dsn)
+	if err != nil {
+		return nil, err
+	}
+	ix := explorer.NewIndexer(src, st, log.With("part", "indexer"))
+	srv, err := api.Start(cfg.Address, &api.Backend{Store: st, Status: ix.Status, Prefix: prefix, Pending: src.Pending}, log)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Service{store: st, ix: ix, api: srv, cancel: cancel}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		ix.Run(ctx)
+	}()
+	return s, nil
+}
+
+// Addr is the API's bound address.
+func (s *Service) Addr() string { return s.api.Addr().String() }
+
+// Stop ends the API, then the indexer (mid-batch is fine: the open database
+// transaction rolls back and the blocks are indexed again at the next
+// start), then closes the database.
+func (s *Service) Stop() {
+	s.api.Stop()
+	s.cancel()
+	s.wg.Wait()
+	_ = s.store.Close()
+}

@@ -1,0 +1,222 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"math/big"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/emberchain/ember/explorer"
+)
+
+// one runs a single-row query and maps no row to explorer.ErrNotFound.
+func one[T any](ctx context.Context, s *Store, scan func(scanner) (*T, error), q string, args ...any) (*T, error) {
+	v, err := scan(s.db.QueryRowContext(ctx, s.d.rebind(q), args...))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, explorer.ErrNotFound
+	}
+	return v, err
+}
+
+// many runs a query and scans every row.
+func many[T any](ctx context.Context, s *Store, scan func(scanner) (*T, error), q string, args ...any) ([]T, error) {
+	rows, err := s.db.QueryContext(ctx, s.d.rebind(q), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *v)
+	}
+	return out, rows.Err()
+}
+
+// Block implements explorer.Store.
+func (s *Store) Block(ctx context.Context, number uint64) (*explorer.Block, error) {
+	return one(ctx, s, s.scanBlock, `SELECT `+blockCols+` FROM blocks WHERE number = ?`, int64(number))
+}
+
+// BlockByHash implements explorer.Store.
+func (s *Store) BlockByHash(ctx context.Context, hash common.Hash) (*explorer.Block, error) {
+	return one(ctx, s, s.scanBlock, `SELECT `+blockCols+` FROM blocks WHERE hash = ?`, key(hash[:]))
+}
+
+// Blocks implements explorer.Store.
+func (s *Store) Blocks(ctx context.Context, before *uint64, limit int) ([]explorer.Block, error) {
+	if before == nil {
+		return many(ctx, s, s.scanBlock, `SELECT `+blockCols+` FROM blocks ORDER BY number DESC LIMIT ?`, limit)
+	}
+	return many(ctx, s, s.scanBlock, `SELECT `+blockCols+` FROM blocks WHERE number < ? ORDER BY number DESC LIMIT ?`,
+		int64(*before), limit)
+}
+
+// Tx implements explorer.Store.
+func (s *Store) Tx(ctx context.Context, hash common.Hash) (*explorer.Tx, error) {
+	return one(ctx, s, s.scanTx, `SELECT `+txCols+` FROM transactions t WHERE t.hash = ?`, key(hash[:]))
+}
+
+// keyset is the condition "strictly after cursor" in (block, index)
+// descending order, and its arguments; empty for the first page.
+func keyset(blockCol, indexCol string, after explorer.TxCursor) (string, []any) {
+	if !after.Set {
+		return "", nil
+	}
+	return ` AND (` + blockCol + ` < ? OR (` + blockCol + ` = ? AND ` + indexCol + ` < ?))`,
+		[]any{int64(after.BlockNumber), int64(after.BlockNumber), after.Index}
+}
+
+// Txs implements explorer.Store.
+func (s *Store) Txs(ctx context.Context, after explorer.TxCursor, limit int) ([]explorer.Tx, error) {
+	cond, args := keyset("t.block_number", "t.tx_index", after)
+	return many(ctx, s, s.scanTx, `SELECT `+txCols+` FROM transactions t WHERE 1 = 1`+cond+
+		` ORDER BY t.block_number DESC, t.tx_index DESC LIMIT ?`, append(args, limit)...)
+}
+
+// BlockTxs implements explorer.Store.
+func (s *Store) BlockTxs(ctx context.Context, number uint64, from int, limit int) ([]explorer.Tx, error) {
+	return many(ctx, s, s.scanTx, `SELECT `+txCols+` FROM transactions t WHERE t.block_number = ? AND t.tx_index >= ?
+		ORDER BY t.tx_index LIMIT ?`, int64(number), from, limit)
+}
+
+// AddressTxs implements explorer.Store.
+func (s *Store) AddressTxs(ctx context.Context, addr common.Address, side explorer.AddressFilter, after explorer.TxCursor, limit int) ([]explorer.Tx, error) {
+	var q strings.Builder
+	q.WriteString(`SELECT ` + txCols + ` FROM address_txs a JOIN transactions t
+		ON t.block_number = a.block_number AND t.tx_index = a.tx_index WHERE a.address = ?`)
+	switch side {
+	case explorer.FromSide:
+		q.WriteString(` AND a.sent = 1`)
+	case explorer.ToSide:
+		q.WriteString(` AND a.received = 1`)
+	}
+	cond, args := keyset("a.block_number", "a.tx_index", after)
+	q.WriteString(cond + ` ORDER BY a.block_number DESC, a.tx_index DESC LIMIT ?`)
+	args = append([]any{addrKey(addr)}, args...)
+	return many(ctx, s, s.scanTx, q.String(), append(args, limit)...)
+}
+
+// TxLogs implements explorer.Store.
+func (s *Store) TxLogs(ctx context.Context, hash common.Hash, from uint, limit int) ([]explorer.Log, error) {
+	return many(ctx, s, s.scanLog, `SELECT `+logCols+` FROM logs WHERE tx_hash = ? AND log_index >= ?
+		ORDER BY log_index LIMIT ?`, key(hash[:]), int64(from), limit)
+}
+
+// Address implements explorer.Store.
+func (s *Store) Address(ctx context.Context, addr common.Address) (*explorer.Address, error) {
+	return one(ctx, s, s.scanAddress, `SELECT `+addressCols+` FROM addresses WHERE hash = ?`, addrKey(addr))
+}
+
+// Contracts implements explorer.Store.
+func (s *Store) Contracts(ctx context.Context, addrs []common.Address) (map[common.Address]bool, error) {
+	out := make(map[common.Address]bool, len(addrs))
+	if len(addrs) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(addrs))
+	for i, a := range addrs {
+		args[i] = addrKey(a)
+	}
+	rows, err := s.db.QueryContext(ctx, s.d.rebind(`SELECT hash FROM addresses WHERE is_contract = 1 AND hash IN (?`+
+		strings.Repeat(", ?", len(addrs)-1)+`)`), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var h string
+		if err := rows.Scan(&h); err != nil {
+			return nil, err
+		}
+		out[common.HexToAddress(h)] = true
+	}
+	return out, rows.Err()
+}
+
+// BalanceHistory implements explorer.Store.
+func (s *Store) BalanceHistory(ctx context.Context, addr common.Address, before *uint64, limit int) ([]explorer.BalanceChange, error) {
+	q := `SELECT c.address, c.block_number, b.timestamp, c.value, c.delta, c.tx_hash FROM coin_balances c
+		JOIN blocks b ON b.number = c.block_number WHERE c.address = ?`
+	args := []any{addrKey(addr)}
+	if before != nil {
+		q += ` AND c.block_number < ?`
+		args = append(args, int64(*before))
+	}
+	q += ` ORDER BY c.block_number DESC LIMIT ?`
+	return many(ctx, s, s.scanBalance, q, append(args, limit)...)
+}
+
+func (s *Store) scanBalance(r scanner) (*explorer.BalanceChange, error) {
+	var (
+		b                  explorer.BalanceChange
+		addr, value, delta string
+		num, ts            int64
+		txHash             sql.NullString
+	)
+	if err := r.Scan(&addr, &num, &ts, &value, &delta, &txHash); err != nil {
+		return nil, err
+	}
+	c := decoder{d: s.d}
+	b.Address, b.BlockNumber, b.Time, b.Value, b.TxHash = c.addr(addr), uint64(num), uint64(ts), c.wei(value), c.optHash(txHash)
+	d, ok := new(big.Int).SetString(delta, 10)
+	if !ok && c.err == nil {
+		c.err = errors.New("bad balance delta in database")
+	}
+	b.Delta = d
+	return &b, c.err
+}
+
+// recentBlocks is how many blocks the average block time is taken over.
+const recentBlocks = 100
+
+// Stats implements explorer.Store.
+func (s *Store) Stats(ctx context.Context, nowUnix int64) (*explorer.Stats, error) {
+	var st explorer.Stats
+	height, ok, err := s.counter(ctx, s.db, ctrHeight)
+	if err != nil || !ok {
+		return &st, err
+	}
+	st.Blocks = height + 1
+	for name, dst := range map[string]*uint64{ctrTxs: &st.Transactions, ctrAddresses: &st.Addresses, ctrGasUsed: &st.GasUsed} {
+		if *dst, _, err = s.counter(ctx, s.db, name); err != nil {
+			return nil, err
+		}
+	}
+	midnight := nowUnix - nowUnix%86400
+	var txs, gas int64
+	if err := s.db.QueryRowContext(ctx, s.d.rebind(`SELECT COALESCE(SUM(tx_count), 0), COALESCE(SUM(gas_used), 0)
+		FROM blocks WHERE timestamp >= ?`), midnight).Scan(&txs, &gas); err != nil {
+		return nil, err
+	}
+	st.TxsToday, st.GasUsedToday = uint64(txs), uint64(gas)
+	var first, last, count, used, limit int64
+	if err := s.db.QueryRowContext(ctx, s.d.rebind(`SELECT COALESCE(MIN(timestamp), 0), COALESCE(MAX(timestamp), 0), COUNT(*),
+		COALESCE(SUM(gas_used), 0), COALESCE(SUM(gas_limit), 0) FROM blocks WHERE number > ?`),
+		int64(height)-recentBlocks).Scan(&first, &last, &count, &used, &limit); err != nil {
+		return nil, err
+	}
+	if count > 1 {
+		st.AvgBlockMilli = float64(last-first) * 1000 / float64(count-1)
+	}
+	if limit > 0 {
+		st.Utilization = float64(used) * 100 / float64(limit)
+	}
+	return &st, nil
+}
+
+// HasLogs implements explorer.Store.
+func (s *Store) HasLogs(ctx context.Context, addr common.Address) (bool, error) {
+	var one int
+	err := s.db.QueryRowContext(ctx, s.d.rebind(`SELECT 1 FROM logs WHERE address = ? LIMIT 1`), addrKey(addr)).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}

@@ -1,0 +1,168 @@
+package sqlstore
+
+import (
+	"context"
+	"math/big"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/emberchain/ember/explorer"
+)
+
+func openTest(t *testing.T) *Store {
+	t.Helper()
+	s, err := OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "explorer.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+var (
+	alice = common.HexToAddress("0x00000000000000000000000000000000000a11ce")
+	bob   = common.HexToAddress("0x0000000000000000000000000000000000000b0b")
+	miner = common.HexToAddress("0x00000000000000000000000000000000000f00d0")
+)
+
+// testBlock is block n holding txs transfers alice → bob of 1 wei each.
+func testBlock(n uint64, txs int) *explorer.IndexedBlock {
+	b := &explorer.IndexedBlock{Block: explorer.Block{
+		Number: n, Hash: common.BigToHash(big.NewInt(int64(n + 1000))), Miner: miner, Time: 1_700_000_000 + n,
+		GasLimit: 30_000_000, GasUsed: uint64(txs) * 21000, TxCount: txs, Difficulty: new(big.Int),
+		BurntFees: new(big.Int), PriorityFee: new(big.Int), TxFees: new(big.Int),
+	}}
+	for i := 0; i < txs; i++ {
+		to := bob
+		b.Txs = append(b.Txs, explorer.Tx{
+			Hash: common.BigToHash(big.NewInt(int64(n*1000 + uint64(i)))), BlockNumber: n, Index: i, From: alice, To: &to,
+			Value: big.NewInt(1), Gas: 21000, GasUsed: 21000, GasPrice: big.NewInt(7), Fee: big.NewInt(7 * 21000),
+			BurntFee: new(big.Int), Status: 1, Nonce: n*1000 + uint64(i),
+		})
+	}
+	before, after := big.NewInt(int64(n*100)), big.NewInt(int64(n*100+uint64(txs)))
+	b.Touched = []explorer.Touched{{Address: alice, Before: after, After: before}, {Address: bob, Before: before, After: after},
+		{Address: miner, Before: new(big.Int), After: new(big.Int)}}
+	return b
+}
+
+func TestWriteBlocksIsIdempotentAndRefusesGaps(t *testing.T) {
+	s, ctx := openTest(t), context.Background()
+	if err := s.WriteBlocks(ctx, []*explorer.IndexedBlock{testBlock(0, 0), testBlock(1, 2), testBlock(2, 3)}); err != nil {
+		t.Fatal(err)
+	}
+	// A replay of indexed blocks plus one new block counts only the new one.
+	if err := s.WriteBlocks(ctx, []*explorer.IndexedBlock{testBlock(1, 2), testBlock(2, 3), testBlock(3, 1)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WriteBlocks(ctx, []*explorer.IndexedBlock{testBlock(5, 1)}); err == nil || !strings.Contains(err.Error(), "ends at 3") {
+		t.Fatalf("gap accepted: %v", err)
+	}
+	h, ok, _ := s.IndexedHeight(ctx)
+	st, err := s.Stats(ctx, 0)
+	if err != nil || !ok || h != 3 || st.Transactions != 6 || st.Addresses != 3 || st.Blocks != 4 || st.GasUsed != 6*21000 {
+		t.Fatalf("height %d %v, stats %+v, %v", h, ok, st, err)
+	}
+	a, err := s.Address(ctx, alice)
+	if err != nil || a.TxCount != 6 || a.GasUsed != 6*21000 || a.LastSeen != 3 || a.FirstSeen != 0 {
+		t.Fatalf("alice = %+v, %v", a, err)
+	}
+	m, _ := s.Address(ctx, miner)
+	if m.BlocksValidated != 4 {
+		t.Fatalf("miner validated %d blocks, want 4", m.BlocksValidated)
+	}
+}
+
+func TestKeysetPagingVisitsEachTxOnce(t *testing.T) {
+	s, ctx := openTest(t), context.Background()
+	var blocks []*explorer.IndexedBlock
+	total := 0
+	for n := uint64(0); n < 40; n++ {
+		k := int(n % 7) // uneven blocks, some empty
+		blocks = append(blocks, testBlock(n, k))
+		total += k
+	}
+	if err := s.WriteBlocks(ctx, blocks); err != nil {
+		t.Fatal(err)
+	}
+	for _, list := range map[string]func(explorer.TxCursor) ([]explorer.Tx, error){
+		"all": func(c explorer.TxCursor) ([]explorer.Tx, error) { return s.Txs(ctx, c, 5) },
+		"from": func(c explorer.TxCursor) ([]explorer.Tx, error) {
+			return s.AddressTxs(ctx, alice, explorer.FromSide, c, 5)
+		},
+		"to": func(c explorer.TxCursor) ([]explorer.Tx, error) { return s.AddressTxs(ctx, bob, explorer.ToSide, c, 5) },
+	} {
+		seen := map[common.Hash]bool{}
+		var cur explorer.TxCursor
+		for {
+			page, err := list(cur)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tx := range page {
+				if seen[tx.Hash] {
+					t.Fatalf("tx %s twice", tx.Hash)
+				}
+				seen[tx.Hash] = true
+			}
+			if len(page) < 5 {
+				break
+			}
+			last := page[len(page)-1]
+			cur = explorer.TxCursor{Set: true, BlockNumber: last.BlockNumber, Index: last.Index}
+		}
+		if len(seen) != total {
+			t.Fatalf("paged %d of %d", len(seen), total)
+		}
+	}
+	none, _ := s.AddressTxs(ctx, bob, explorer.FromSide, explorer.TxCursor{}, 5)
+	if len(none) != 0 {
+		t.Fatalf("bob sent %d", len(none))
+	}
+}
+
+func TestWeiSortsNumerically(t *testing.T) {
+	small, big2 := sqlite.encodeWei(big.NewInt(9)).(string), sqlite.encodeWei(new(big.Int).Lsh(big.NewInt(1), 255)).(string)
+	if len(small) != weiDigits || small >= big2 {
+		t.Fatalf("%s !< %s", small, big2)
+	}
+	for _, v := range []*big.Int{new(big.Int), big.NewInt(1), new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))} {
+		got, err := sqlite.decodeWei(sqlite.encodeWei(v).(string))
+		if err != nil || got.Cmp(v) != 0 {
+			t.Fatalf("round trip %s = %s, %v", v, got, err)
+		}
+	}
+	if _, err := sqlite.decodeWei("12x"); err == nil {
+		t.Fatal("bad amount accepted")
+	}
+}
+
+func TestBalanceHistoryAndMigrationsReopen(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "explorer.db")
+	ctx := context.Background()
+	s, err := OpenSQLite(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WriteBlocks(ctx, []*explorer.IndexedBlock{testBlock(0, 0), testBlock(1, 1), testBlock(2, 2)}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if s, err = OpenSQLite(ctx, path); err != nil { // migrations already applied
+		t.Fatal(err)
+	}
+	defer s.Close()
+	hist, err := s.BalanceHistory(ctx, bob, nil, 10)
+	if err != nil || len(hist) != 2 || hist[0].BlockNumber != 2 || hist[0].Delta.Int64() != 2 || hist[0].Value.Int64() != 202 {
+		t.Fatalf("history = %+v, %v", hist, err)
+	}
+	before := uint64(2)
+	older, _ := s.BalanceHistory(ctx, bob, &before, 10)
+	if len(older) != 1 || older[0].BlockNumber != 1 {
+		t.Fatalf("older = %+v", older)
+	}
+}

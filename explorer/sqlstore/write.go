@@ -1,0 +1,317 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+
+	"github.com/emberchain/ember/explorer"
+)
+
+// Counter names in the counters table. The indexed height is kept there too,
+// so that it moves in the same transaction as what it counts.
+const (
+	ctrHeight    = "indexed_height"
+	ctrTxs       = "transactions"
+	ctrAddresses = "addresses"
+	ctrGasUsed   = "gas_used"
+)
+
+// key is the stored spelling of a hash or address: lowercase 0x-hex.
+func key(b []byte) string { return hexutil.Encode(b) }
+
+func addrKey(a common.Address) string { return key(a[:]) }
+
+// IndexedHeight implements explorer.Store.
+func (s *Store) IndexedHeight(ctx context.Context) (uint64, bool, error) {
+	return s.counter(ctx, s.db, ctrHeight)
+}
+
+type queryer interface {
+	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+}
+
+func (s *Store) counter(ctx context.Context, q queryer, name string) (uint64, bool, error) {
+	var v int64
+	err := q.QueryRowContext(ctx, s.d.rebind(`SELECT value FROM counters WHERE name = ?`), name).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	return uint64(v), true, nil
+}
+
+// WriteBlocks implements explorer.Store.
+func (s *Store) WriteBlocks(ctx context.Context, blocks []*explorer.IndexedBlock) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		height, ok, err := s.counter(ctx, tx, ctrHeight)
+		if err != nil {
+			return err
+		}
+		w := &writer{ctx: ctx, tx: tx, s: s}
+		for _, b := range blocks {
+			n := b.Block.Number
+			if ok && n <= height {
+				continue // already indexed: a replay after a restart
+			}
+			if ok && n != height+1 {
+				return fmt.Errorf("index block %d: the database ends at %d", n, height)
+			}
+			if err := w.block(b); err != nil {
+				return fmt.Errorf("index block %d: %w", n, err)
+			}
+			height, ok = n, true
+		}
+		if !ok {
+			return nil
+		}
+		if err := w.setCounter(ctrHeight, height); err != nil {
+			return err
+		}
+		return w.flushCounters()
+	})
+}
+
+// writer writes one batch of blocks inside a transaction.
+type writer struct {
+	ctx context.Context
+	tx  *sql.Tx
+	s   *Store
+
+	txs, newAddrs, gasUsed uint64 // added by this batch
+}
+
+func (w *writer) exec(q string, args ...any) error {
+	_, err := w.tx.ExecContext(w.ctx, w.s.d.rebind(q), args...)
+	return err
+}
+
+// wei encodes an amount; nil stays NULL.
+func (w *writer) wei(v *big.Int) any {
+	if v == nil {
+		return nil
+	}
+	return w.s.d.encodeWei(v)
+}
+
+// checkInt64 refuses values the BIGINT columns cannot hold instead of
+// letting them wrap.
+func checkInt64(b *explorer.IndexedBlock) error {
+	vals := []uint64{b.Block.Number, b.Block.Time, b.Block.GasLimit, b.Block.GasUsed, b.Block.Size}
+	for i := range b.Txs {
+		vals = append(vals, b.Txs[i].Gas, b.Txs[i].Nonce)
+	}
+	for _, v := range vals {
+		if v > math.MaxInt64 {
+			return fmt.Errorf("value %d exceeds the database's 64-bit signed integers", v)
+		}
+	}
+	return nil
+}
+
+func (w *writer) block(b *explorer.IndexedBlock) error {
+	if err := checkInt64(b); err != nil {
+		return err
+	}
+	k := &b.Block
+	err := w.exec(`INSERT INTO blocks (number, hash, parent_hash, miner, timestamp, gas_used, gas_limit, base_fee, size,
+		tx_count, state_root, extra_data, nonce, difficulty, burnt_fees, priority_fee, tx_fees)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		int64(k.Number), key(k.Hash[:]), key(k.ParentHash[:]), addrKey(k.Miner), int64(k.Time), int64(k.GasUsed),
+		int64(k.GasLimit), w.wei(k.BaseFee), int64(k.Size), k.TxCount, key(k.StateRoot[:]), nonNil(k.ExtraData),
+		fmt.Sprintf("0x%016x", k.Nonce), w.wei(k.Difficulty), w.wei(k.BurntFees), w.wei(k.PriorityFee), w.wei(k.TxFees))
+	if err != nil {
+		return err
+	}
+	for i := range b.Txs {
+		if err := w.transaction(&b.Txs[i]); err != nil {
+			return err
+		}
+	}
+	for i := range b.Logs {
+		if err := w.log(&b.Logs[i]); err != nil {
+			return err
+		}
+	}
+	w.gasUsed += k.GasUsed
+	return w.addresses(b)
+}
+
+func nonNil(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}
+
+func optAddr(a *common.Address) any {
+	if a == nil {
+		return nil
+	}
+	return addrKey(*a)
+}
+
+func (w *writer) transaction(t *explorer.Tx) error {
+	var method any
+	if m := t.MethodID(); m != "" {
+		method = m
+	}
+	err := w.exec(`INSERT INTO transactions (hash, block_number, tx_index, block_hash, timestamp, from_addr, to_addr,
+		created_contract, value, gas, gas_used, gas_price, max_fee, max_tip, base_fee, nonce, type, status, input,
+		method_id, fee, burnt_fee)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		key(t.Hash[:]), int64(t.BlockNumber), t.Index, key(t.BlockHash[:]), int64(t.Time), addrKey(t.From),
+		optAddr(t.To), optAddr(t.Created), w.wei(t.Value), int64(t.Gas), int64(t.GasUsed), w.wei(t.GasPrice),
+		w.wei(t.MaxFee), w.wei(t.MaxTip), w.wei(t.BaseFee), int64(t.Nonce), int(t.Type), int(t.Status),
+		nonNil(t.Input), method, w.wei(t.Fee), w.wei(t.BurntFee))
+	if err != nil {
+		return err
+	}
+	w.txs++
+	// One row per address and tx, with the sides it took (a self-transfer
+	// is both).
+	sides := map[common.Address][2]int{t.From: {1, 0}}
+	for _, to := range []*common.Address{t.To, t.Created} {
+		if to != nil {
+			s := sides[*to]
+			s[1] = 1
+			sides[*to] = s
+		}
+	}
+	for a, s := range sides {
+		if err := w.exec(`INSERT INTO address_txs (address, block_number, tx_index, sent, received) VALUES (?, ?, ?, ?, ?)`,
+			addrKey(a), int64(t.BlockNumber), t.Index, s[0], s[1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *writer) log(l *explorer.Log) error {
+	topics := make([]any, 4)
+	for i := range topics {
+		if i < len(l.Topics) {
+			topics[i] = key(l.Topics[i][:])
+		}
+	}
+	return w.exec(`INSERT INTO logs (block_number, log_index, block_hash, tx_hash, tx_index, address, topic0, topic1,
+		topic2, topic3, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		int64(l.BlockNumber), int64(l.Index), key(l.BlockHash[:]), key(l.TxHash[:]), int64(l.TxIndex),
+		addrKey(l.Address), topics[0], topics[1], topics[2], topics[3], nonNil(l.Data))
+}
+
+// activity is what one block adds to an address's counters.
+type activity struct {
+	txs, gasUsed, validated uint64
+}
+
+func blockActivity(b *explorer.IndexedBlock) map[common.Address]*activity {
+	acts := map[common.Address]*activity{}
+	get := func(a common.Address) *activity {
+		if acts[a] == nil {
+			acts[a] = &activity{}
+		}
+		return acts[a]
+	}
+	for i := range b.Txs {
+		t := &b.Txs[i]
+		seen := map[common.Address]bool{}
+		for _, a := range []*common.Address{&t.From, t.To, t.Created} {
+			if a != nil && !seen[*a] {
+				seen[*a] = true
+				get(*a).txs++
+			}
+		}
+		get(t.From).gasUsed += t.GasUsed
+	}
+	get(b.Block.Miner).validated++
+	return acts
+}
+
+// addresses upserts every address the block touched and records the balance
+// changes.
+func (w *writer) addresses(b *explorer.IndexedBlock) error {
+	acts := blockActivity(b)
+	n := int64(b.Block.Number)
+	for _, t := range b.Touched {
+		if t.After == nil || t.Before == nil {
+			return fmt.Errorf("address %s: balance missing", t.Address.Hex())
+		}
+		act := acts[t.Address]
+		if act == nil {
+			act = &activity{}
+		}
+		isNew, err := w.isNewAddress(t.Address)
+		if err != nil {
+			return err
+		}
+		if isNew {
+			w.newAddrs++
+		}
+		err = w.exec(`INSERT INTO addresses (hash, balance, balance_block, first_seen, last_seen, tx_count, gas_used,
+			blocks_validated, is_contract) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)
+			ON CONFLICT (hash) DO UPDATE SET balance = excluded.balance, balance_block = excluded.balance_block,
+			last_seen = excluded.last_seen, tx_count = addresses.tx_count + excluded.tx_count,
+			gas_used = addresses.gas_used + excluded.gas_used,
+			blocks_validated = addresses.blocks_validated + excluded.blocks_validated`,
+			addrKey(t.Address), w.wei(t.After), n, n, n, int64(act.txs), int64(act.gasUsed), int64(act.validated))
+		if err != nil {
+			return err
+		}
+		if t.After.Cmp(t.Before) == 0 {
+			continue
+		}
+		var txHash any
+		if t.TxHash != nil {
+			txHash = key(t.TxHash[:])
+		}
+		delta := new(big.Int).Sub(t.After, t.Before)
+		if err := w.exec(`INSERT INTO coin_balances (address, block_number, value, delta, tx_hash) VALUES (?, ?, ?, ?, ?)`,
+			addrKey(t.Address), n, w.wei(t.After), delta.String(), txHash); err != nil {
+			return err
+		}
+	}
+	for _, c := range b.Contract {
+		if err := w.exec(`UPDATE addresses SET is_contract = 1, creator = ?, creation_tx = ? WHERE hash = ?`,
+			addrKey(c.Creator), key(c.TxHash[:]), addrKey(c.Address)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *writer) isNewAddress(a common.Address) (bool, error) {
+	var one int
+	err := w.tx.QueryRowContext(w.ctx, w.s.d.rebind(`SELECT 1 FROM addresses WHERE hash = ?`), addrKey(a)).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return true, nil
+	}
+	return false, err
+}
+
+func (w *writer) setCounter(name string, v uint64) error {
+	return w.exec(`INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+		name, int64(v))
+}
+
+func (w *writer) addCounter(name string, delta uint64) error {
+	return w.exec(`INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = counters.value + excluded.value`,
+		name, int64(delta))
+}
+
+func (w *writer) flushCounters() error {
+	for name, v := range map[string]uint64{ctrTxs: w.txs, ctrAddresses: w.newAddrs, ctrGasUsed: w.gasUsed} {
+		if err := w.addCounter(name, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}

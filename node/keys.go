@@ -1,0 +1,164 @@
+package node
+
+import (
+	"cmp"
+	"crypto/ecdsa"
+	"errors"
+	"math/big"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts"
+	"github.com/ethereum/go-ethereum/accounts/keystore"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/emberchain/ember/accounts/keyring"
+	"github.com/emberchain/ember/rpc"
+)
+
+// keys is the node's keyring served to the RPC: eth.Accounts (unlocked keys)
+// and personal.Keystore (passphrases). It adapts go-ethereum's keystore on
+// the keyring directory, mapping passphrases through the keyring backend
+// (the test backend ignores them) and listing keys in name order.
+type keys struct {
+	kr *keyring.Keyring
+	ks *keystore.KeyStore
+}
+
+// openKeys opens home's keyring of the named backend.
+func openKeys(home, backend string) (*keys, error) {
+	b, err := keyring.ParseBackend(backend)
+	if err != nil {
+		return nil, err
+	}
+	kr, err := keyring.Open(home, b)
+	if err != nil {
+		return nil, err
+	}
+	return &keys{kr: kr, ks: kr.KeyStore()}, nil
+}
+
+func account(addr common.Address) accounts.Account { return accounts.Account{Address: addr} }
+
+// Accounts lists the addresses by key name in natural order (dev2 before
+// dev10), so that `emberd dev`'s accounts come in index order as on anvil.
+func (k *keys) Accounts() []common.Address {
+	accs := k.ks.Accounts()
+	slices.SortStableFunc(accs, func(a, b accounts.Account) int { return naturalCompare(keyName(a), keyName(b)) })
+	out := make([]common.Address, len(accs))
+	for i, a := range accs {
+		out[i] = a.Address
+	}
+	return out
+}
+
+// keyName is the key's file name without ".json": its keyring name.
+func keyName(a accounts.Account) string {
+	return strings.TrimSuffix(filepath.Base(a.URL.Path), ".json")
+}
+
+// naturalCompare orders names by text, except that names differing only
+// in a trailing number compare by the number.
+func naturalCompare(a, b string) int {
+	pa, na := splitNumber(a)
+	pb, nb := splitNumber(b)
+	if pa == pb && na >= 0 && nb >= 0 && na != nb {
+		return cmp.Compare(na, nb)
+	}
+	return strings.Compare(a, b)
+}
+
+// splitNumber splits "dev12" into "dev" and 12; -1 when there is no number.
+func splitNumber(s string) (string, int) {
+	i := len(s)
+	for i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
+		i--
+	}
+	n, err := strconv.Atoi(s[i:])
+	if err != nil || i == len(s) {
+		return s, -1
+	}
+	return s[:i], n
+}
+
+// known answers go-ethereum's "unknown account" for an address the keyring
+// lacks: the keystore itself would answer "authentication needed".
+func (k *keys) known(addr common.Address) error {
+	if !k.ks.HasAddress(addr) {
+		return accounts.ErrUnknownAccount
+	}
+	return nil
+}
+
+func (k *keys) SignHash(addr common.Address, hash []byte) ([]byte, error) {
+	if err := k.known(addr); err != nil {
+		return nil, err
+	}
+	return k.ks.SignHash(account(addr), hash)
+}
+
+func (k *keys) SignTx(addr common.Address, tx *types.Transaction, chainID *big.Int) (*types.Transaction, error) {
+	if err := k.known(addr); err != nil {
+		return nil, err
+	}
+	return k.ks.SignTx(account(addr), tx, chainID)
+}
+
+func (k *keys) Wallets() []accounts.Wallet { return k.ks.Wallets() }
+
+func (k *keys) NewAccount(passphrase string) (common.Address, error) {
+	a, err := k.ks.NewAccount(k.kr.Passphrase(passphrase))
+	return a.Address, err
+}
+
+func (k *keys) ImportECDSA(key *ecdsa.PrivateKey, passphrase string) (common.Address, error) {
+	a, err := k.ks.ImportECDSA(key, k.kr.Passphrase(passphrase))
+	return a.Address, err
+}
+
+func (k *keys) TimedUnlock(addr common.Address, passphrase string, timeout time.Duration) error {
+	return k.ks.TimedUnlock(account(addr), k.kr.Passphrase(passphrase), timeout)
+}
+
+func (k *keys) Lock(addr common.Address) error { return k.ks.Lock(addr) }
+
+func (k *keys) SignHashWithPassphrase(addr common.Address, passphrase string, hash []byte) ([]byte, error) {
+	return k.ks.SignHashWithPassphrase(account(addr), k.kr.Passphrase(passphrase), hash)
+}
+
+func (k *keys) SignTxWithPassphrase(addr common.Address, passphrase string, tx *types.Transaction, chainID *big.Int) (*types.Transaction, error) {
+	return k.ks.SignTxWithPassphrase(account(addr), k.kr.Passphrase(passphrase), tx, chainID)
+}
+
+// UnlockDevKeys keeps the keys of addrs unlocked until the node exits, for
+// `emberd dev` (as anvil's accounts are). Only the test keyring, whose keys
+// have no passphrase, can be unlocked this way.
+func (n *Node) UnlockDevKeys(addrs []common.Address) error {
+	if n.keys.kr.Backend() != keyring.Test {
+		return errors.New("dev keys are unlocked only with the test keyring backend")
+	}
+	for _, a := range addrs {
+		if !n.keys.ks.HasAddress(a) {
+			continue // not imported (its name was taken): nothing to unlock
+		}
+		if err := n.keys.TimedUnlock(a, "", 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rpcAuth loads the JWT secret of the private namespaces, creating it on
+// the first start of a home made before it existed.
+func (n *Node) rpcAuth() (rpc.Auth, error) {
+	file := filepath.Join(n.home, rpc.JWTSecretFile)
+	secret, err := rpc.EnsureJWTSecret(file)
+	if err != nil {
+		return rpc.Auth{}, err
+	}
+	return rpc.Auth{Secret: secret, SecretFile: file}, nil
+}

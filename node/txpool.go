@@ -1,0 +1,239 @@
+package node
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"strings"
+	"sync"
+	"time"
+
+	cmtcfg "github.com/cometbft/cometbft/config"
+	"github.com/cometbft/cometbft/mempool"
+	cmttypes "github.com/cometbft/cometbft/types"
+
+	"github.com/emberchain/ember/app"
+	"github.com/emberchain/ember/rpc"
+	"github.com/emberchain/ember/txpool"
+)
+
+// TxPoolConfig is the [txpool] section of app.toml: the limits of the app's
+// transaction pool (see txpool.Config), geth's names and defaults.
+type TxPoolConfig struct {
+	PriceBump    uint64       `toml:"price-bump"`    // % a same-nonce replacement must raise both fee cap and tip by
+	AccountSlots int          `toml:"account-slots"` // pending txs per account evicted last when the pending pool is full
+	GlobalSlots  int          `toml:"global-slots"`  // pending txs (CometBFT's mempool.size should be at least this)
+	AccountQueue int          `toml:"account-queue"` // queued (nonce-gapped) txs per account
+	GlobalQueue  int          `toml:"global-queue"`  // queued txs
+	Lifetime     rpc.Duration `toml:"lifetime"`      // queued txs of an account that sends nothing this long are dropped
+}
+
+// DefaultTxPoolConfig is txpool.DefaultConfig in app.toml's form.
+func DefaultTxPoolConfig() TxPoolConfig {
+	d := txpool.DefaultConfig()
+	return TxPoolConfig{
+		PriceBump: d.PriceBump, AccountSlots: d.AccountSlots, GlobalSlots: d.GlobalSlots,
+		AccountQueue: d.AccountQueue, GlobalQueue: d.GlobalQueue, Lifetime: rpc.Duration(d.Lifetime),
+	}
+}
+
+// devTxPool sizes a dev chain's pool for load tests: pending up to the dev
+// mempool's 50,000 transactions, 16,384 queued.
+func devTxPool(c TxPoolConfig, mempoolSize int) TxPoolConfig {
+	c.GlobalSlots = mempoolSize
+	c.GlobalQueue = 16_384
+	return c
+}
+
+func (c TxPoolConfig) pool() txpool.Config {
+	return txpool.Config{
+		PriceBump: c.PriceBump, AccountSlots: c.AccountSlots, GlobalSlots: c.GlobalSlots,
+		AccountQueue: c.AccountQueue, GlobalQueue: c.GlobalQueue, Lifetime: time.Duration(c.Lifetime),
+	}
+}
+
+// BaseDenom is the native token's base unit: 1 aember = 1 wei.
+const BaseDenom = "aember"
+
+// ParseMinGasPrices reads minimum-gas-prices: the lowest tip per gas (an
+// EIP-1559 maxPriorityFeePerGas, a legacy gas price) this node admits, as
+// geth's --miner.gasprice, written the Cosmos way: an integer amount of
+// aember (= wei), the denom optional ("1000000000aember", "1000000000").
+// Empty is 0.
+func ParseMinGasPrices(s string) (*big.Int, error) {
+	amount := strings.TrimSuffix(strings.TrimSpace(s), BaseDenom)
+	if amount == "" {
+		return new(big.Int), nil
+	}
+	v, ok := new(big.Int).SetString(amount, 10)
+	if !ok || v.Sign() < 0 {
+		return nil, fmt.Errorf("invalid minimum-gas-prices %q: want a non-negative integer amount of %s (wei), e.g. 1000000000%s", s, BaseDenom, BaseDenom)
+	}
+	return v, nil
+}
+
+// FormatMinGasPrices writes a minimum gas price as app.toml holds it.
+func FormatMinGasPrices(v *big.Int) string { return v.String() + BaseDenom }
+
+// minGasPrice guards miner_setGasPrice: one writer of app.toml at a time,
+// and no change at all when the command line fixed the price.
+type minGasPrice struct {
+	mu     sync.Mutex
+	pinned bool // --minimum-gas-prices was given
+}
+
+// setMinGasPrice makes price the node's minimum tip and writes it to
+// app.toml (re-read from disk, so command-line overrides stay out of the
+// file). With --minimum-gas-prices given it changes nothing and warns.
+func (n *Node) setMinGasPrice(price *big.Int) (bool, error) {
+	n.minGas.mu.Lock()
+	defer n.minGas.mu.Unlock()
+	if n.minGas.pinned {
+		n.log.Warn("miner_setGasPrice ignored: --minimum-gas-prices takes precedence", "requested", price, "minimum", n.app.MinTip())
+		return false, nil
+	}
+	cfg, err := LoadConfig(n.home)
+	if err != nil {
+		return false, err
+	}
+	cfg.MinGasPrices = FormatMinGasPrices(price)
+	if err := WriteConfig(n.home, cfg); err != nil {
+		return false, fmt.Errorf("write %s: %w", AppConfigPath(n.home), err)
+	}
+	n.app.SetMinTip(price)
+	n.log.Info("minimum gas price set", "tip", price, "config", AppConfigPath(n.home))
+	return true, nil
+}
+
+// startMempoolWorker wires the app's mempool hooks to mp; call before
+// CometBFT starts.
+func (n *Node) startMempoolWorker(mp mempool.Mempool) {
+	n.mempool = newMempoolWorker(mp, n.promotable, n.log.With("module", "txpool"))
+	n.app.SetMempoolHooks(n.mempool.hooks())
+	go n.mempool.run()
+}
+
+// promotable lists the queued transactions whose gap the durable state or
+// the pending run has filled.
+func (n *Node) promotable() []*txpool.Tx {
+	st, err := n.store.CachedStateAt(n.store.Head().Root)
+	if err != nil {
+		return nil
+	}
+	return n.pool.Promotable(st.GetNonce)
+}
+
+// mempoolWorker makes the changes to CometBFT's mempool that the app asks
+// for from inside ABCI calls, where they would deadlock (CheckTx runs under
+// the mempool's lock and the local client's): it removes displaced
+// transactions and resubmits promotable queued ones through CheckTx, which
+// moves them into the mempool.
+type mempoolWorker struct {
+	mp         mempool.Mempool
+	promotable func() []*txpool.Tx
+	log        *slog.Logger
+
+	mu      sync.Mutex
+	remove  []*txpool.Tx // displaced pending txs to take out
+	promote bool         // resubmit the promotable queued txs
+
+	wake    chan struct{} // capacity 1: requests coalesce
+	quit    chan struct{}
+	stopped chan struct{}
+}
+
+func newMempoolWorker(mp mempool.Mempool, promotable func() []*txpool.Tx, log *slog.Logger) *mempoolWorker {
+	return &mempoolWorker{mp: mp, promotable: promotable, log: log,
+		wake: make(chan struct{}, 1), quit: make(chan struct{}), stopped: make(chan struct{})}
+}
+
+func (w *mempoolWorker) hooks() app.MempoolHooks {
+	return app.MempoolHooks{Remove: w.queueRemove, Promote: w.queuePromote}
+}
+
+func (w *mempoolWorker) queueRemove(txs []*txpool.Tx) {
+	w.mu.Lock()
+	w.remove = append(w.remove, txs...)
+	w.mu.Unlock()
+	w.signal()
+}
+
+func (w *mempoolWorker) queuePromote() {
+	w.mu.Lock()
+	w.promote = true
+	w.mu.Unlock()
+	w.signal()
+}
+
+func (w *mempoolWorker) signal() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (w *mempoolWorker) run() {
+	defer close(w.stopped)
+	for {
+		select {
+		case <-w.wake:
+			w.work()
+		case <-w.quit:
+			return
+		}
+	}
+}
+
+// stop ends the worker; requests made later are dropped.
+func (w *mempoolWorker) stop() {
+	close(w.quit)
+	<-w.stopped
+}
+
+func (w *mempoolWorker) work() {
+	w.mu.Lock()
+	remove, promote := w.remove, w.promote
+	w.remove, w.promote = nil, false
+	w.mu.Unlock()
+	if len(remove) > 0 {
+		// Under the mempool's update lock, as CometBFT's own removals run.
+		w.mp.Lock()
+		for _, tx := range remove {
+			_ = w.mp.RemoveTxByKey(cmttypes.TxKey(tx.Key)) // gone already: fine
+		}
+		w.mp.Unlock()
+	}
+	if promote {
+		w.resubmit()
+	}
+}
+
+// resubmit sends each promotable queued tx through CheckTx; the app
+// promotes those still executable.
+func (w *mempoolWorker) resubmit() {
+	for _, tx := range w.promotable() {
+		select {
+		case <-w.quit:
+			return
+		default:
+		}
+		err := w.mp.CheckTx(tx.Raw, nil, mempool.TxInfo{})
+		if err != nil && !errors.Is(err, mempool.ErrTxInCache) {
+			w.log.Debug("promote queued transaction", "hash", tx.Tx.Hash(), "err", err)
+		}
+	}
+}
+
+// checkMempoolConfig refuses CometBFT mempool settings the app's pool cannot
+// work with: its pending transactions live in the flood mempool, and the
+// recheck after each block is how demoted and dropped ones leave it.
+func checkMempoolConfig(cc *cmtcfg.Config) error {
+	if cc.Mempool.Type != cmtcfg.MempoolTypeFlood {
+		return fmt.Errorf("config.toml: mempool.type %q is not supported: Ember's pool needs %q", cc.Mempool.Type, cmtcfg.MempoolTypeFlood)
+	}
+	if !cc.Mempool.Recheck {
+		return fmt.Errorf("config.toml: mempool.recheck must be true: Ember's pool takes demoted and dropped txs out of the mempool when CometBFT rechecks it")
+	}
+	return nil
+}

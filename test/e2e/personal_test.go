@@ -1,0 +1,325 @@
+package e2e
+
+import (
+	"encoding/json"
+	"math/big"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/emberchain/ember/accounts/keyring"
+)
+
+const locked = "authentication needed: password or unlock"
+
+// wantErr fails unless err's message is exactly want.
+func wantErr(t *testing.T, what string, err error, want string) {
+	t.Helper()
+	if err == nil || err.Error() != want {
+		t.Fatalf("%s: error %v, want %q", what, err, want)
+	}
+}
+
+// sendArgs is an eth_sendTransaction call object.
+func sendArgs(from, to common.Address, value int64) map[string]any {
+	return map[string]any{"from": from, "to": to, "value": hexutil.EncodeBig(big.NewInt(value))}
+}
+
+// waitListed polls until the node's keystore has seen addr's key file (the
+// CLI wrote it while the node ran: the keystore watches its directory).
+func (n *Node) waitListed(t *testing.T, addr common.Address) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var list []common.Address
+		n.CallPrivate(t, &list, "personal_listAccounts")
+		if slices.Contains(list, addr) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s not in personal_listAccounts %v", addr.Hex(), list)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// wallet is personal_listWallets' entry for one key file.
+type wallet struct {
+	URL      string `json:"url"`
+	Status   string `json:"status"`
+	Accounts []struct {
+		Address common.Address `json:"address"`
+		URL     string         `json:"url"`
+	} `json:"accounts"`
+}
+
+func (n *Node) walletStatus(t *testing.T, path string) string {
+	t.Helper()
+	var ws []wallet
+	n.CallPrivate(t, &ws, "personal_listWallets")
+	for _, w := range ws {
+		if w.URL == "keystore://"+path {
+			return w.Status
+		}
+	}
+	t.Fatalf("no wallet keystore://%s in %v", path, ws)
+	return ""
+}
+
+// TestPersonalFileKeyFromCLI creates a key with `emberd keys add` (file
+// backend, passphrase on stdin) on a node serving the file keyring, and
+// checks unlocking (wrong and right passphrase, expiry after 2 s),
+// eth_sendTransaction with the exact balances moved, personal_sendTransaction
+// (which does not unlock), personal_sign / personal_ecRecover against
+// ethers' verifyMessage and signMessage, and the wallet statuses.
+func TestPersonalFileKeyFromCLI(t *testing.T) {
+	n := StartDev(t, "--keyring-backend", "file", "--empty-block-interval", "0")
+	add := exec.Command(emberdBin, "keys", "add", "alice", "--keyring-backend", "file", "--home", n.Home)
+	add.Stdin = strings.NewReader("correct horse\ncorrect horse\n")
+	if out, err := add.CombinedOutput(); err != nil {
+		t.Fatalf("emberd keys add: %v\n%s", err, out)
+	}
+	kr, err := keyring.Open(n.Home, keyring.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := kr.Get("alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice, path := info.Address, filepath.Join(n.Home, "keyring-file", "alice.json")
+	n.waitListed(t, alice)
+	var ethAccounts []common.Address
+	if err := n.RPC.Call(&ethAccounts, "eth_accounts"); err != nil || !slices.Equal(ethAccounts, []common.Address{alice}) {
+		t.Fatalf("eth_accounts = %v %v, want only alice (the file keyring)", ethAccounts, err)
+	}
+	n.WaitReceipt(t, n.send(t, devKeys[7].Private, txOpts{To: &alice, Value: ether(1)}).Hash())
+
+	to := common.HexToAddress("0x00000000000000000000000000000000000a11ce")
+	var hash common.Hash
+	wantErr(t, "eth_sendTransaction while locked", n.RPC.Call(&hash, "eth_sendTransaction", sendArgs(alice, to, 1)), locked)
+	var ok bool
+	wantErr(t, "unlock with a wrong passphrase", n.CallPrivateErr(t, &ok, "personal_unlockAccount", alice, "wrong", 2),
+		"could not decrypt key with given password")
+	if n.CallPrivate(t, &ok, "personal_unlockAccount", alice, "correct horse", 2); !ok {
+		t.Fatal("personal_unlockAccount returned false")
+	}
+	unlockedAt := time.Now()
+	if s := n.walletStatus(t, path); s != "Unlocked" {
+		t.Fatalf("wallet status %q after unlock", s)
+	}
+
+	// Unlocked: a send with every default, and exact balances.
+	balance, _ := n.Eth.BalanceAt(ctx(t), alice, nil)
+	if err := n.RPC.Call(&hash, "eth_sendTransaction", sendArgs(alice, to, 123_456_789)); err != nil {
+		t.Fatalf("eth_sendTransaction while unlocked: %v", err)
+	}
+	r := n.WaitReceipt(t, hash)
+	tx, _, _ := n.Eth.TransactionByHash(ctx(t), hash)
+	if r.Status != 1 || tx.Gas() != 90_000 || tx.Type() != types.DynamicFeeTxType || tx.Nonce() != 0 {
+		t.Fatalf("status %d gas %d type %d nonce %d; want 1, 90000 (default), 2, 0", r.Status, tx.Gas(), tx.Type(), tx.Nonce())
+	}
+	got, _ := n.Eth.BalanceAt(ctx(t), to, nil)
+	after, _ := n.Eth.BalanceAt(ctx(t), alice, nil)
+	fee := new(big.Int).Mul(new(big.Int).SetUint64(r.GasUsed), r.EffectiveGasPrice)
+	if got.Int64() != 123_456_789 || new(big.Int).Sub(balance, after).Cmp(new(big.Int).Add(fee, big.NewInt(123_456_789))) != 0 {
+		t.Fatalf("recipient %v, sender paid %v; want 123456789 and 123456789 + fee %v", got, new(big.Int).Sub(balance, after), fee)
+	}
+
+	// personal_sign while we wait for the unlock to expire.
+	msg := hexutil.Bytes("Ember signs this")
+	var sig hexutil.Bytes
+	n.CallPrivate(t, &sig, "personal_sign", msg, alice, "correct horse")
+	var recovered common.Address
+	n.CallPrivate(t, &recovered, "personal_ecRecover", msg, sig)
+	if recovered != alice || sig[64] < 27 {
+		t.Fatalf("personal_ecRecover = %s (V %d), want %s", recovered.Hex(), sig[64], alice.Hex())
+	}
+	priv, err := kr.Decrypt("alice", "correct horse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	verifyWithEthers(t, msg, sig, alice, hexutil.Encode(crypto.FromECDSA(priv)))
+	wantErr(t, "personal_sign with a wrong passphrase", n.CallPrivateErr(t, &sig, "personal_sign", msg, alice, "wrong"),
+		"could not decrypt key with given password")
+
+	time.Sleep(time.Until(unlockedAt.Add(2500 * time.Millisecond)))
+	wantErr(t, "eth_sendTransaction after the unlock expired", n.RPC.Call(&hash, "eth_sendTransaction", sendArgs(alice, to, 1)), locked)
+	if s := n.walletStatus(t, path); s != "Locked" {
+		t.Fatalf("wallet status %q after expiry", s)
+	}
+
+	// personal_sendTransaction decrypts for one tx and leaves the key locked.
+	wantErr(t, "personal_sendTransaction with a wrong passphrase",
+		n.CallPrivateErr(t, &hash, "personal_sendTransaction", sendArgs(alice, to, 1000), "wrong"), "could not decrypt key with given password")
+	n.CallPrivate(t, &hash, "personal_sendTransaction", sendArgs(alice, to, 1000), "correct horse")
+	if r := n.WaitReceipt(t, hash); r.Status != 1 {
+		t.Fatal("personal_sendTransaction's tx failed")
+	}
+	if got, _ := n.Eth.BalanceAt(ctx(t), to, nil); got.Int64() != 123_457_789 {
+		t.Fatalf("recipient has %v, want 123457789", got)
+	}
+	wantErr(t, "eth_sendTransaction after personal_sendTransaction", n.RPC.Call(&hash, "eth_sendTransaction", sendArgs(alice, to, 1)), locked)
+	if s := n.walletStatus(t, path); s != "Locked" {
+		t.Fatalf("wallet status %q after personal_sendTransaction", s)
+	}
+}
+
+// verifyWithEthers runs test/clients/verify-message.mjs: ethers'
+// verifyMessage must recover addr, and Wallet.signMessage with key must give
+// the same signature.
+func verifyWithEthers(t *testing.T, msg, sig hexutil.Bytes, addr common.Address, key string) {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "clients"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodeBin, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("node not found in PATH: ethers' check needs Node.js: %v", err)
+	}
+	npmInstall(t, dir)
+	out, err := runScript(t, dir, nodeBin, "verify-message.mjs",
+		"EMBER_MESSAGE="+msg.String(), "EMBER_SIGNATURE="+sig.String(), "EMBER_ADDRESS="+addr.Hex(), "EMBER_KEY="+key)
+	if err != nil {
+		t.Fatalf("verify-message.mjs: %v\n%s", err, out)
+	}
+	if want := "hashMessage " + hexutil.Encode(accounts.TextHash(msg)); !strings.Contains(out, want) {
+		t.Fatalf("ethers hashed the message differently: %s, want %s", out, want)
+	}
+}
+
+// TestPersonalDevAccounts: `emberd dev` serves its prefunded keys as anvil
+// does: eth_accounts lists them in order, eth_sendTransaction, eth_sign and
+// eth_signTransaction work with them; an explicit nonce is used as given.
+func TestPersonalDevAccounts(t *testing.T) {
+	n := StartDev(t, "--empty-block-interval", "0")
+	var list []common.Address
+	if err := n.RPC.Call(&list, "eth_accounts"); err != nil {
+		t.Fatal(err)
+	}
+	want := make([]common.Address, len(devKeys))
+	for i, k := range devKeys {
+		want[i] = k.Address
+	}
+	if !slices.Equal(list, want) {
+		t.Fatalf("eth_accounts = %v, want the dev keys in order %v", list, want)
+	}
+
+	from, to := devKeys[8].Address, common.HexToAddress("0x00000000000000000000000000000000000000b0")
+	var hash common.Hash
+	if err := n.RPC.Call(&hash, "eth_sendTransaction", sendArgs(from, to, 5)); err != nil {
+		t.Fatal(err)
+	}
+	first := n.WaitReceipt(t, hash)
+	legacy := map[string]any{"from": from, "to": to, "value": "0x7", "gasPrice": hexutil.EncodeBig(gwei(30)), "nonce": "0x1", "gas": "0x5208"}
+	if err := n.RPC.Call(&hash, "eth_sendTransaction", legacy); err != nil {
+		t.Fatal(err)
+	}
+	r := n.WaitReceipt(t, hash)
+	tx, _, _ := n.Eth.TransactionByHash(ctx(t), hash)
+	if first.Status != 1 || r.Status != 1 || tx.Type() != types.LegacyTxType || tx.Nonce() != 1 || tx.Gas() != 21000 || tx.GasPrice().Cmp(gwei(30)) != 0 {
+		t.Fatalf("legacy send: status %d type %d nonce %d gas %d price %v", r.Status, tx.Type(), tx.Nonce(), tx.Gas(), tx.GasPrice())
+	}
+	if got, _ := n.Eth.BalanceAt(ctx(t), to, nil); got.Int64() != 12 {
+		t.Fatalf("recipient has %v wei, want 12", got)
+	}
+
+	msg := hexutil.Bytes{0xde, 0xad, 0xbe, 0xef}
+	var sig hexutil.Bytes
+	if err := n.RPC.Call(&sig, "eth_sign", from, msg); err != nil {
+		t.Fatal(err)
+	}
+	sig[64] -= 27
+	pub, err := crypto.SigToPub(accounts.TextHash(msg), sig)
+	if err != nil || crypto.PubkeyToAddress(*pub) != from {
+		t.Fatalf("eth_sign signature does not recover %s: %v", from.Hex(), err)
+	}
+
+	var signed struct {
+		Raw hexutil.Bytes      `json:"raw"`
+		Tx  *types.Transaction `json:"tx"`
+	}
+	full := map[string]any{"from": from, "to": to, "value": "0x1", "gas": "0x5208", "nonce": "0x2",
+		"maxFeePerGas": hexutil.EncodeBig(gwei(40)), "maxPriorityFeePerGas": hexutil.EncodeBig(gwei(1))}
+	if err := n.RPC.Call(&signed, "eth_signTransaction", full); err != nil {
+		t.Fatal(err)
+	}
+	var decoded types.Transaction
+	if err := decoded.UnmarshalBinary(signed.Raw); err != nil || decoded.Hash() != signed.Tx.Hash() || decoded.Nonce() != 2 {
+		t.Fatalf("eth_signTransaction: %v %s %s", err, decoded.Hash(), signed.Tx.Hash())
+	}
+	delete(full, "nonce")
+	wantErr(t, "eth_signTransaction without a nonce", n.RPC.Call(&signed, "eth_signTransaction", full), "nonce not specified")
+
+	stranger := common.HexToAddress("0x00000000000000000000000000000000000000c0")
+	wantErr(t, "eth_sendTransaction from an unknown account", n.RPC.Call(&hash, "eth_sendTransaction", sendArgs(stranger, to, 1)), "unknown account")
+	wantErr(t, "eth_sign with an unknown account", n.RPC.Call(&sig, "eth_sign", stranger, msg), "unknown account")
+}
+
+// TestPersonalKeystoreMethods checks importRawKey, newAccount, lockAccount,
+// unlock bounds, listWallets' exact shape, ecRecover's checks and the
+// smartcard methods on the dev chain's test keyring.
+func TestPersonalKeystoreMethods(t *testing.T) {
+	n := StartDev(t)
+	key, _ := crypto.GenerateKey()
+	var imported common.Address
+	n.CallPrivate(t, &imported, "personal_importRawKey", hexutil.Encode(crypto.FromECDSA(key))[2:], "")
+	if imported != crypto.PubkeyToAddress(key.PublicKey) {
+		t.Fatalf("imported %s", imported.Hex())
+	}
+	wantErr(t, "importRawKey twice", n.CallPrivateErr(t, &imported, "personal_importRawKey", hexutil.Encode(crypto.FromECDSA(key)), ""),
+		"account already exists")
+	var created string
+	n.CallPrivate(t, &created, "personal_newAccount", "")
+	if !common.IsHexAddress(created) || created != common.HexToAddress(created).Hex() {
+		t.Fatalf("personal_newAccount = %q, want a checksummed address", created)
+	}
+
+	var raw json.RawMessage
+	n.CallPrivate(t, &raw, "personal_listWallets")
+	var ws []wallet
+	if err := json.Unmarshal(raw, &ws); err != nil || len(ws) != 12 {
+		t.Fatalf("personal_listWallets: %v, %s", err, raw)
+	}
+	dev0 := filepath.Join(n.Home, "keyring-test", "dev0.json")
+	wantWallet := `{"url":"keystore://` + dev0 + `","status":"Unlocked","accounts":[{"address":"` + strings.ToLower(devKeys[0].Address.Hex()) + `","url":"keystore://` + dev0 + `"}]}`
+	if !strings.Contains(string(raw), wantWallet) {
+		t.Fatalf("personal_listWallets lacks %s:\n%s", wantWallet, raw)
+	}
+	var ok bool
+	if n.CallPrivate(t, &ok, "personal_lockAccount", devKeys[0].Address); !ok {
+		t.Fatal("lockAccount returned false")
+	}
+	var hash common.Hash
+	wantErr(t, "send from a locked dev key", n.RPC.Call(&hash, "eth_sendTransaction", sendArgs(devKeys[0].Address, imported, 1)), locked)
+	// The test keyring ignores passphrases.
+	if n.CallPrivate(t, &ok, "personal_unlockAccount", devKeys[0].Address, "anything", 0); !ok {
+		t.Fatal("unlock returned false")
+	}
+	if err := n.RPC.Call(&hash, "eth_sendTransaction", sendArgs(devKeys[0].Address, imported, 1)); err != nil {
+		t.Fatalf("send after unlocking until exit: %v", err)
+	}
+	wantErr(t, "unlock duration too large", n.CallPrivateErr(t, &ok, "personal_unlockAccount", imported, "", uint64(1)<<62), "unlock duration too large")
+	wantErr(t, "unlock an unknown key", n.CallPrivateErr(t, &ok, "personal_unlockAccount", common.HexToAddress("0x1"), "", 10),
+		"no key for given address or file")
+
+	var rec common.Address
+	wantErr(t, "ecRecover V 0", n.CallPrivateErr(t, &rec, "personal_ecRecover", "0x01", hexutil.Encode(make([]byte, 65))),
+		"invalid Ethereum signature (V is not 27 or 28)")
+	wantErr(t, "ecRecover short", n.CallPrivateErr(t, &rec, "personal_ecRecover", "0x01", "0x01"), "signature must be 65 bytes long")
+
+	const smartcard = "no smartcard wallets: this node manages keystore files only; initializeWallet and unpair apply to smartcard (scwallet) wallets"
+	var s string
+	wantErr(t, "initializeWallet", n.CallPrivateErr(t, &s, "personal_initializeWallet", "keystore://"+dev0), smartcard)
+	wantErr(t, "unpair", n.CallPrivateErr(t, nil, "personal_unpair", "keystore://"+dev0, "1234"), smartcard)
+}
