@@ -6,7 +6,7 @@ LDFLAGS  := -X github.com/emberchain/ember/app.Version=$(VERSION)
 
 FUZZTIME ?= 10s
 
-.PHONY: build dev test test-unit fuzz contracts bench-transfers bench-logs bench-reads bench-traces bench-txpool vet fmt clean
+.PHONY: build dev test test-unit fuzz contracts bench-transfers bench-logs bench-reads bench-traces bench-txpool bench-explorer vet fmt clean
 
 build: ## build emberd into build/emberd
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/emberd
@@ -45,6 +45,9 @@ bench-traces: build ## debug_traceBlockByNumber (callTracer) on a block of 500 E
 
 bench-txpool: build ## eth_sendRawTransaction admission rate (10,000 txs from 1,000 senders) and txpool_content latency, Ember vs geth --dev (see bench/README.md)
 	$(GO) run ./bench/txpool -emberd $(BIN)
+
+bench-explorer: ## explorer: index 100,000 blocks / 1,000,000 txs (synthetic chain), then API p50/p99 (see bench/README.md; EXPLORER_BENCH_FLAGS="-db postgres://…")
+	$(GO) run ./bench/explorer $(EXPLORER_BENCH_FLAGS)
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -47,6 +47,22 @@ type TxCursor struct {
 	Index       int
 }
 
+// LogCursor is a keyset position in a list of logs ordered by (block, log
+// index) descending: the next page starts strictly after it.
+type LogCursor struct {
+	Set         bool
+	BlockNumber uint64
+	Index       uint
+}
+
+// HolderCursor is a keyset position in the list of addresses ordered by
+// (balance, hash) descending: the next page starts strictly after it.
+type HolderCursor struct {
+	Set     bool
+	Balance *big.Int
+	Hash    common.Address
+}
+
 // AddressFilter narrows an address's transactions to one side.
 type AddressFilter int
 
@@ -93,6 +109,24 @@ type Store interface {
 	// BalanceHistory lists an address's balance changes below block before
 	// (all when nil), newest first.
 	BalanceHistory(ctx context.Context, addr common.Address, before *uint64, limit int) ([]BalanceChange, error)
+
+	// AddressLogs lists the logs a contract emitted, newest first.
+	AddressLogs(ctx context.Context, addr common.Address, after LogCursor, limit int) ([]Log, error)
+	// MinerBlocks lists the blocks whose fee recipient is miner below block
+	// before (all when nil), newest first.
+	MinerBlocks(ctx context.Context, miner common.Address, before *uint64, limit int) ([]Block, error)
+	// TopAddresses lists addresses by balance, richest first (ties by hash
+	// descending).
+	TopAddresses(ctx context.Context, after HolderCursor, limit int) ([]Address, error)
+	// TotalBalance sums the balances of every indexed address, exactly.
+	TotalBalance(ctx context.Context) (*big.Int, error)
+	// DailyBalances lists, for each UTC day from sinceUnix on where an
+	// address's balance changed, its last change of that day, oldest first.
+	DailyBalances(ctx context.Context, addr common.Address, sinceUnix int64) ([]BalanceChange, error)
+	// DailyTxCounts counts the transactions of the blocks of each UTC day
+	// from sinceUnix on, by day number (unix time / 86400); days without
+	// blocks are absent.
+	DailyTxCounts(ctx context.Context, sinceUnix int64) (map[int64]uint64, error)
 
 	// Stats counts the chain; now is the time "today" is measured from.
 	Stats(ctx context.Context, nowUnix int64) (*Stats, error)

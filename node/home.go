@@ -112,6 +112,9 @@ func InitHome(opts InitOptions) error {
 		cfg.JSONRPC.API = Namespaces()
 		cfg.TxPool = devTxPool(cfg.TxPool, cc.Mempool.Size)
 		cfg.Keyring.Backend = "test"
+		// A dev chain runs everything: the explorer indexes it from block 0
+		// (--explorer.enable=false turns it off for one run).
+		cfg.Explorer.Enable = true
 	}
 	// The private namespaces' JWT secret, so that `emberd auth token` works
 	// before the first start.

@@ -35,6 +35,8 @@ func startDevNode(t testing.TB) *Node {
 	n, err := New(home, Overrides{
 		JSONRPCAddress: freeAddr(t), JSONRPCWSAddress: freeAddr(t),
 		RPCLaddr: "tcp://" + freeAddr(t), P2PLaddr: "tcp://" + freeAddr(t), LogLevel: "warn",
+		// Free ports for every listener: fuzzing runs this in two processes.
+		RESTAddress: freeAddr(t), ExplorerAddress: freeAddr(t),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -336,7 +336,11 @@ func (n *Node) startExplorer() error {
 	}
 	src := explorerindex.NewNodeSource(n.store, n.pool.Content)
 	n.app.OnCommit(src.Committed)
-	svc, err := explorer.Start(n.cfg.Explorer, n.home, src, n.state.Bech32Prefix, n.log.With("module", "explorer"))
+	cfg := n.cfg.Explorer
+	if n.cfg.JSONRPC.Enable {
+		cfg.JSONRPCURL = "http://" + n.cfg.JSONRPC.Address
+	}
+	svc, err := explorer.Start(cfg, n.home, src, n.state.Bech32Prefix, n.log.With("module", "explorer"))
 	if err != nil {
 		return fmt.Errorf("start explorer: %w", err)
 	}

@@ -54,6 +54,9 @@ func ParseBackend(s string) (Backend, error) {
 var (
 	ErrNotFound = errors.New("key not found")
 	ErrExists   = errors.New("key already exists")
+	// ErrAddressStored is the ErrExists of a key whose address is stored
+	// already, under any name.
+	ErrAddressStored = fmt.Errorf("%w: address already stored", ErrExists)
 )
 
 var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$`)
@@ -106,10 +109,16 @@ func (k *Keyring) Passphrase(given string) string {
 	return given
 }
 
+// testScryptN is the scrypt cost of the test backend: its passphrase is
+// empty, so a cost buys no safety and only slows `emberd dev`, which imports
+// and unlocks every prefunded key at start (1,000 keys took 100 s with
+// geth's light cost). 2 is scrypt's minimum.
+const testScryptN = 2
+
 // Scrypt returns the scrypt cost parameters new keys are encrypted with.
 func (k *Keyring) Scrypt() (n, p int) {
 	if k.backend == Test {
-		return keystore.LightScryptN, keystore.LightScryptP
+		return testScryptN, 1
 	}
 	return keystore.StandardScryptN, keystore.StandardScryptP
 }
@@ -223,13 +232,68 @@ func (k *Keyring) Add(name string, priv *ecdsa.PrivateKey, passphrase string) (I
 	if err := ValidateName(name); err != nil {
 		return Info{}, err
 	}
+	list, err := k.List()
+	if err != nil {
+		return Info{}, err
+	}
+	if err := conflict(list, name, crypto.PubkeyToAddress(priv.PublicKey)); err != nil {
+		return Info{}, err
+	}
+	return k.write(name, priv, passphrase)
+}
+
+// NamedKey is a key to store under a name.
+type NamedKey struct {
+	Name string
+	Key  *ecdsa.PrivateKey
+}
+
+// AddAll stores many keys reading the directory once (Add reads it per
+// key, which is quadratic for the thousand keys of a large dev chain). It
+// returns, per key, nil or why it was not stored: ErrExists for a name or
+// address already present, or an invalid name.
+func (k *Keyring) AddAll(keys []NamedKey, passphrase string) ([]error, error) {
+	list, err := k.List()
+	if err != nil {
+		return nil, err
+	}
+	errs := make([]error, len(keys))
+	for i, nk := range keys {
+		if errs[i] = ValidateName(nk.Name); errs[i] != nil {
+			continue
+		}
+		if errs[i] = conflict(list, nk.Name, crypto.PubkeyToAddress(nk.Key.PublicKey)); errs[i] != nil {
+			continue
+		}
+		info, err := k.write(nk.Name, nk.Key, passphrase)
+		if err != nil {
+			return errs, err
+		}
+		list = append(list, info)
+	}
+	return errs, nil
+}
+
+// conflict reports an address or a name list already holds; the address
+// first, so that a key stored again under its own name reads as stored.
+func conflict(list []Info, name string, addr common.Address) error {
+	for _, i := range list {
+		if i.Address == addr {
+			return fmt.Errorf("%w: %s is stored as %q", ErrAddressStored, addr.Hex(), i.Name)
+		}
+	}
+	for _, i := range list {
+		if i.Name == name {
+			return fmt.Errorf("%w: %q", ErrExists, name)
+		}
+	}
+	return nil
+}
+
+// write encrypts priv into <name>.json; O_EXCL so that two processes
+// adding one name cannot both win.
+func (k *Keyring) write(name string, priv *ecdsa.PrivateKey, passphrase string) (Info, error) {
 	addr := crypto.PubkeyToAddress(priv.PublicKey)
-	if _, err := k.Get(name); err == nil {
-		return Info{}, fmt.Errorf("%w: %q", ErrExists, name)
-	}
-	if other, err := k.Find(addr); err == nil {
-		return Info{}, fmt.Errorf("%w: %s is stored as %q", ErrExists, addr.Hex(), other.Name)
-	}
 	id, err := uuid.NewRandom()
 	if err != nil {
 		return Info{}, err
@@ -243,7 +307,6 @@ func (k *Keyring) Add(name string, priv *ecdsa.PrivateKey, passphrase string) (I
 		return Info{}, err
 	}
 	path := filepath.Join(k.dir, name+".json")
-	// O_EXCL: two CLI processes adding one name cannot both win.
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		if errors.Is(err, fs.ErrExist) {

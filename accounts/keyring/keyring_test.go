@@ -61,3 +61,27 @@ func TestAddListDecrypt(t *testing.T) {
 		})
 	}
 }
+
+func TestAddAll(t *testing.T) {
+	kr, err := Open(t.TempDir(), Test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := crypto.GenerateKey()
+	b, _ := crypto.GenerateKey()
+	c, _ := crypto.GenerateKey()
+	if _, err := kr.Add("a", a, ""); err != nil {
+		t.Fatal(err)
+	}
+	errs, err := kr.AddAll([]NamedKey{{"a", a}, {"b", b}, {"b", c}, {"../x", c}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(errs[0], ErrAddressStored) || errs[1] != nil || !errors.Is(errs[2], ErrExists) || errors.Is(errs[2], ErrAddressStored) || errs[3] == nil {
+		t.Fatalf("errs = %v", errs)
+	}
+	list, _ := kr.List()
+	if len(list) != 2 || list[1].Name != "b" || list[1].Address != crypto.PubkeyToAddress(b.PublicKey) {
+		t.Fatalf("list = %+v", list)
+	}
+}

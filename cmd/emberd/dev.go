@@ -42,7 +42,7 @@ func devCmd() *cobra.Command {
 		Use:   "dev",
 		Short: "Run a single-validator development chain with prefunded accounts",
 		Long: `Run a single-validator development chain: every JSON-RPC namespace enabled, every
-surface on 127.0.0.1, a block as soon as transactions arrive, and prefunded accounts
+surface on 127.0.0.1 (the explorer API included), a block as soon as transactions arrive, and prefunded accounts
 derived from the test mnemonic (the same keys as anvil and Hardhat).
 
 The prefunded keys are also in the home's test keyring (<home>/keyring-test, as dev0,
@@ -131,6 +131,9 @@ func printDevBanner(w io.Writer, nd *node.Node, keys []*accounts.Key, mnemonic, 
 	if cfg.REST.Enable {
 		fmt.Fprintf(w, "REST       http://%s  (Cosmos-style accounts and balances)\n", cfg.REST.Address)
 	}
+	if cfg.Explorer.Enable {
+		fmt.Fprintf(w, "Explorer   http://%s/api/v2/  (Blockscout API v2: blocks, transactions, addresses, search, stats)\n", cfg.Explorer.Address)
+	}
 	fmt.Fprintf(w, "Chain id   %v   Gas limit %d   Base fee floor %v wei\n\n", st.EVM.Config.ChainID, st.EVM.GasLimit, st.MinBaseFee())
 }
 
@@ -149,19 +152,20 @@ func importDevKeys(warn io.Writer, home string, keys []*accounts.Key) error {
 	if err != nil {
 		return err
 	}
-	for _, k := range keys {
-		if _, err := kr.Find(k.Address); err == nil {
-			continue
-		}
-		_, err := kr.Add(fmt.Sprintf("dev%d", k.Index), k.Private, "")
-		if errors.Is(err, keyring.ErrExists) {
-			// The name holds another key (a home made with another mnemonic):
-			// leave it, the account stays usable by its private key.
-			fmt.Fprintf(warn, "warning: dev key %d not imported into %s: %v\n", k.Index, kr.Dir(), err)
-			continue
-		}
-		if err != nil {
-			return err
+	named := make([]keyring.NamedKey, len(keys))
+	for i, k := range keys {
+		named[i] = keyring.NamedKey{Name: fmt.Sprintf("dev%d", k.Index), Key: k.Private}
+	}
+	skipped, err := kr.AddAll(named, "")
+	if err != nil {
+		return err
+	}
+	for i, err := range skipped {
+		// An address already stored is a kept dev home: nothing to do. A name
+		// holding another key (a home made with another mnemonic) is left;
+		// the account stays usable by its private key.
+		if err != nil && !errors.Is(err, keyring.ErrAddressStored) {
+			fmt.Fprintf(warn, "warning: dev key %d not imported into %s: %v\n", keys[i].Index, kr.Dir(), err)
 		}
 	}
 	return nil

@@ -480,15 +480,19 @@ passphrase and its repeat, from standard input.`,
 	}
 }
 
-// encryptKeyFile writes a plain geth key file (no Ember fields), as costly to
-// crack as the keyring it comes from: standard scrypt from the file backend,
-// light scrypt from the test backend's development keys.
+// encryptKeyFile writes a plain geth key file (no Ember fields) under the
+// export passphrase: standard scrypt from the file backend, geth's light
+// scrypt from the test backend's development keys (whose keyring copies
+// have no passphrase and so no cost).
 func encryptKeyFile(priv *ecdsa.PrivateKey, pass string, kr *keyring.Keyring) ([]byte, error) {
 	id, err := uuid.NewRandom()
 	if err != nil {
 		return nil, err
 	}
-	n, p := kr.Scrypt()
+	n, p := keystore.StandardScryptN, keystore.StandardScryptP
+	if kr.Backend() == keyring.Test {
+		n, p = keystore.LightScryptN, keystore.LightScryptP
+	}
 	key := &keystore.Key{Id: id, Address: crypto.PubkeyToAddress(priv.PublicKey), PrivateKey: priv}
 	return keystore.EncryptKey(key, pass, n, p)
 }

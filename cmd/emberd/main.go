@@ -27,5 +27,6 @@ func rootCmd() *cobra.Command {
 	root.AddCommand(keysCmd())
 	root.AddCommand(debugCmd())
 	root.AddCommand(authCmd())
+	root.AddCommand(explorerCmd())
 	return root
 }

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"time"
+
 	"github.com/emberchain/ember/explorer"
 )
 
@@ -108,4 +110,105 @@ func (h *handlers) coinBalanceHistory(r *request) (any, error) {
 		p.NextPageParams = obj{"block_number": changes[len(changes)-1].BlockNumber, "items_count": count + PageSize}
 	}
 	return p, nil
+}
+
+// knownAddress reads the {hash} path parameter and requires the address to
+// be indexed: Blockscout answers 404 for an address it has never seen.
+func (h *handlers) knownAddress(r *request) (*explorer.Address, error) {
+	addr, err := h.addressParam(r)
+	if err != nil {
+		return nil, err
+	}
+	return h.b.Store.Address(r.Context(), addr)
+}
+
+// addressLogs lists the logs a contract emitted, newest first.
+func (h *handlers) addressLogs(r *request) (any, error) {
+	a, err := h.knownAddress(r)
+	if err != nil {
+		return nil, err
+	}
+	after, err := r.logCursor()
+	if err != nil {
+		return nil, err
+	}
+	count, err := r.itemsCount()
+	if err != nil {
+		return nil, err
+	}
+	logs, err := h.b.Store.AddressLogs(r.Context(), a.Hash, after, PageSize+1)
+	if err != nil {
+		return nil, err
+	}
+	more := len(logs) > PageSize
+	if more {
+		logs = logs[:PageSize]
+	}
+	p, err := h.logPage(r, logs)
+	if err != nil || !more {
+		return p, err
+	}
+	last := logs[len(logs)-1]
+	p.NextPageParams = obj{"block_number": last.BlockNumber, "index": last.Index, "transaction_index": last.TxIndex,
+		"items_count": count + PageSize}
+	return p, nil
+}
+
+// blocksValidated lists the blocks whose fee recipient the address was.
+func (h *handlers) blocksValidated(r *request) (any, error) {
+	a, err := h.knownAddress(r)
+	if err != nil {
+		return nil, err
+	}
+	before, err := r.queryUint("block_number")
+	if err != nil {
+		return nil, err
+	}
+	count, err := r.itemsCount()
+	if err != nil {
+		return nil, err
+	}
+	blocks, err := h.b.Store.MinerBlocks(r.Context(), a.Hash, before, PageSize+1)
+	if err != nil {
+		return nil, err
+	}
+	return h.blockPage(r, blocks, count)
+}
+
+// balanceDays is how many days /coin-balance-history-by-day covers, as
+// Blockscout's default.
+const balanceDays = 10
+
+const day = 86400
+
+func isoDate(unix int64) string { return time.Unix(unix, 0).UTC().Format("2006-01-02") }
+
+// coinBalanceByDay is the balance at the end of each of the last days it
+// changed, and today's current balance, oldest first, so the chart ends now.
+func (h *handlers) coinBalanceByDay(r *request) (any, error) {
+	a, err := h.knownAddress(r)
+	if err != nil {
+		return nil, err
+	}
+	today := h.b.Now().Unix() / day
+	changes, err := h.b.Store.DailyBalances(r.Context(), a.Hash, (today-balanceDays+1)*day)
+	if err != nil {
+		return nil, err
+	}
+	items := make([]obj, 0, len(changes)+1)
+	for _, c := range changes {
+		items = append(items, obj{"date": isoDate(int64(c.Time)), "value": c.Value.String()})
+	}
+	if len(changes) == 0 || int64(changes[len(changes)-1].Time)/day < today {
+		items = append(items, obj{"date": isoDate(today * day), "value": a.Balance.String()})
+	}
+	return obj{"items": items, "days": balanceDays}, nil
+}
+
+// addressWithdrawals: this chain has no beacon-chain withdrawals.
+func (h *handlers) addressWithdrawals(r *request) (any, error) {
+	if _, err := h.knownAddress(r); err != nil {
+		return nil, err
+	}
+	return emptyPage(), nil
 }

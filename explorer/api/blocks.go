@@ -10,7 +10,7 @@ func (h *handlers) blocks(r *request) (any, error) {
 	switch typ := r.URL.Query().Get("type"); typ {
 	case "", "block":
 	case "uncle", "reorg":
-		return &page{Items: []obj{}}, nil
+		return emptyPage(), nil
 	default:
 		return nil, invalid("Invalid type: " + typ)
 	}
@@ -26,19 +26,7 @@ func (h *handlers) blocks(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	more := len(blocks) > PageSize
-	if more {
-		blocks = blocks[:PageSize]
-	}
-	items, err := h.blockItems(r.Context(), blocks)
-	if err != nil {
-		return nil, err
-	}
-	p := &page{Items: items}
-	if more {
-		p.NextPageParams = obj{"block_number": blocks[len(blocks)-1].Number, "items_count": count + PageSize}
-	}
-	return p, nil
+	return h.blockPage(r, blocks, count)
 }
 
 // findBlock reads the {id} path parameter: a block number or hash.
@@ -117,3 +105,15 @@ func (h *handlers) mainPageBlocks(r *request) (any, error) {
 	}
 	return items, err
 }
+
+// blockWithdrawals: this chain has no beacon-chain withdrawals, but the
+// block must exist.
+func (h *handlers) blockWithdrawals(r *request) (any, error) {
+	if _, err := h.findBlock(r); err != nil {
+		return nil, err
+	}
+	return emptyPage(), nil
+}
+
+// withdrawals: none on this chain.
+func (h *handlers) withdrawals(*request) (any, error) { return emptyPage(), nil }

@@ -94,3 +94,43 @@ func (h *handlers) blockItems(ctx context.Context, blocks []explorer.Block) ([]o
 	}
 	return items, nil
 }
+
+// emptyPage is a list with nothing in it and no next page.
+func emptyPage() *page { return &page{Items: []obj{}} }
+
+// blockPage renders a keyset page of blocks ordered by number descending;
+// blocks holds up to PageSize+1 rows, the extra one only telling that
+// another page exists.
+func (h *handlers) blockPage(r *request, blocks []explorer.Block, itemsCount uint64) (*page, error) {
+	more := len(blocks) > PageSize
+	if more {
+		blocks = blocks[:PageSize]
+	}
+	items, err := h.blockItems(r.Context(), blocks)
+	if err != nil {
+		return nil, err
+	}
+	p := &page{Items: items}
+	if more {
+		p.NextPageParams = obj{"block_number": blocks[len(blocks)-1].Number, "items_count": itemsCount + PageSize}
+	}
+	return p, nil
+}
+
+// logPage renders logs (at most PageSize), the contracts among their
+// addresses looked up in one query; the caller sets NextPageParams.
+func (h *handlers) logPage(r *request, logs []explorer.Log) (*page, error) {
+	addrs := make([]common.Address, len(logs))
+	for i := range logs {
+		addrs[i] = logs[i].Address
+	}
+	c, err := h.contractsOf(r.Context(), addrs)
+	if err != nil {
+		return nil, err
+	}
+	p := &page{Items: make([]obj, len(logs))}
+	for i := range logs {
+		p.Items[i] = logJSON(&logs[i], c)
+	}
+	return p, nil
+}

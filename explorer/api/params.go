@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -105,3 +106,48 @@ func (r *request) txCursor() (explorer.TxCursor, error) {
 	}
 	return explorer.TxCursor{Set: true, BlockNumber: *block, Index: int(*index)}, nil
 }
+
+// logCursor reads the (block_number, index) keyset position of an address's
+// logs; transaction_index, which Blockscout also sends, is not needed.
+func (r *request) logCursor() (explorer.LogCursor, error) {
+	block, err := r.queryUint("block_number")
+	if err != nil {
+		return explorer.LogCursor{}, err
+	}
+	index, err := r.queryUint("index")
+	if err != nil {
+		return explorer.LogCursor{}, err
+	}
+	if (block == nil) != (index == nil) {
+		return explorer.LogCursor{}, invalid("block_number and index go together")
+	}
+	if block == nil {
+		return explorer.LogCursor{}, nil
+	}
+	if *index > 1<<31 {
+		return explorer.LogCursor{}, invalid("Invalid index")
+	}
+	return explorer.LogCursor{Set: true, BlockNumber: *block, Index: uint(*index)}, nil
+}
+
+// holderCursor reads the (fetched_coin_balance, hash) keyset position of
+// the top-holders list.
+func (h *handlers) holderCursor(r *request) (explorer.HolderCursor, error) {
+	q := r.URL.Query()
+	bal, hash := q.Get("fetched_coin_balance"), q.Get("hash")
+	if bal == "" && hash == "" {
+		return explorer.HolderCursor{}, nil
+	}
+	v, ok := new(big.Int).SetString(bal, 10)
+	if !ok || v.Sign() < 0 || len(bal) > weiDigits {
+		return explorer.HolderCursor{}, invalid(fmt.Sprintf("Invalid fetched_coin_balance: %q is not a wei amount", bal))
+	}
+	a, ok := h.parseAddress(hash)
+	if !ok {
+		return explorer.HolderCursor{}, invalid("Invalid hash: " + hash)
+	}
+	return explorer.HolderCursor{Set: true, Balance: v, Hash: a}, nil
+}
+
+// weiDigits is the length of the largest uint256 in decimal.
+const weiDigits = 78

@@ -13,6 +13,8 @@ import (
 type handlers struct {
 	b   *Backend
 	log *slog.Logger
+
+	supply supplyCache
 }
 
 // request is one call: the HTTP request and its parsed path and query.
@@ -36,17 +38,39 @@ var errNotFound = &apiError{status: http.StatusNotFound, msg: "Not found"}
 
 func message(msg string) map[string]string { return map[string]string{"message": msg} }
 
+// statusError is an error in the gRPC-gateway shape (rpcStatus) that
+// Blockscout's microservices answer with: the gRPC code and message.
+type statusError struct {
+	status int
+	code   int // gRPC status code
+	msg    string
+}
+
+func (e *statusError) Error() string { return e.msg }
+
+// grpcNotFound is gRPC's NOT_FOUND, which the gateway serves as HTTP 404.
+const grpcNotFound = 5
+
+func rpcNotFound(msg string) error {
+	return &statusError{status: http.StatusNotFound, code: grpcNotFound, msg: msg}
+}
+
 // serve adapts an endpoint to http: its value as JSON, or its error in
 // Blockscout's shape. Store errors are logged, not shown.
 func (h *handlers) serve(fn func(*request) (any, error)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		v, err := fn(&request{r})
-		var ae *apiError
+		var (
+			ae *apiError
+			se *statusError
+		)
 		switch {
 		case err == nil:
 			writeJSON(w, http.StatusOK, v)
 		case errors.As(err, &ae):
 			writeJSON(w, ae.status, message(ae.msg))
+		case errors.As(err, &se):
+			writeJSON(w, se.status, map[string]any{"code": se.code, "message": se.msg, "details": []any{}})
 		case errors.Is(err, explorer.ErrNotFound):
 			writeJSON(w, http.StatusNotFound, message("Not found"))
 		default:

@@ -27,6 +27,9 @@ type Backend struct {
 	Prefix  string                      // bech32 prefix the search box accepts (ember1…)
 	Pending func() []explorer.PendingTx // nil when no pool is visible
 	Now     func() time.Time            // clock for "today"; nil = time.Now
+	// JSONRPCURL is the chain's JSON-RPC endpoint that /config/json-rpc-url
+	// tells wallets; "" answers null.
+	JSONRPCURL string
 }
 
 // PageSize is Blockscout's page length.
@@ -99,6 +102,21 @@ func Handler(b *Backend, log *slog.Logger) http.Handler {
 		"/api/v2/search":                                h.search,
 		"/api/v2/search/check-redirect":                 h.checkRedirect,
 		"/api/health":                                   h.health,
+
+		"/api/v2/withdrawals":                                  h.withdrawals,
+		"/api/v2/blocks/{id}/withdrawals":                      h.blockWithdrawals,
+		"/api/v2/addresses":                                    h.topAddresses,
+		"/api/v2/addresses/{hash}/withdrawals":                 h.addressWithdrawals,
+		"/api/v2/addresses/{hash}/logs":                        h.addressLogs,
+		"/api/v2/addresses/{hash}/blocks-validated":            h.blocksValidated,
+		"/api/v2/addresses/{hash}/coin-balance-history-by-day": h.coinBalanceByDay,
+		"/api/v2/stats/charts/transactions":                    h.txChart,
+		"/api/v2/stats/charts/market":                          h.marketChart,
+		"/api/v2/config/json-rpc-url":                          h.jsonRPCURL,
+		"/health":                                              h.health,
+		"/api/v1/{layer}/blob":                                 h.dataAvailability,
+		"/api/v1/{layer}/l2BatchMetadata":                      h.dataAvailability,
+		"/proxy/account-abstraction/status":                    h.accountAbstraction,
 	}
 	for path, fn := range routes {
 		mux.Handle("GET "+path, h.serve(fn))

@@ -56,10 +56,44 @@ func (h *handlers) indexingStatus(*request) (any, error) {
 // count as healthy.
 const healthyLag = 100
 
-// health is /api/health: healthy while the index keeps up with the chain.
-func (h *handlers) health(r *request) (any, error) {
+// indexHealthy reports whether the index keeps up with the chain.
+func (h *handlers) indexHealthy() bool {
 	indexed, indexedOK, head, headOK := h.b.Status()
-	healthy := indexedOK && headOK && head-min(head, indexed) <= healthyLag
+	return indexedOK && headOK && head-min(head, indexed) <= healthyLag
+}
+
+// servingStatus is gRPC health's spelling of healthy.
+func servingStatus(ok bool) string {
+	if ok {
+		return "SERVING"
+	}
+	return "NOT_SERVING"
+}
+
+// healthServices are the names /health?service= knows, as gRPC health
+// checking does: "" is the whole server.
+var healthServices = map[string]func(*handlers) bool{
+	"":         (*handlers).indexHealthy,
+	"explorer": (*handlers).indexHealthy,
+	"indexer":  (*handlers).indexHealthy,
+	"api":      func(*handlers) bool { return true }, // it is answering
+}
+
+// health is /api/health and /health. With ?service= it is the gRPC health
+// check (v1HealthCheckResponse; an unknown service is NOT_FOUND). Without,
+// it is that status plus Blockscout's own body (healthy, latest blocks), so
+// clients of either shape read it.
+func (h *handlers) health(r *request) (any, error) {
+	q := r.URL.Query()
+	if q.Has("service") {
+		name := q.Get("service")
+		check, ok := healthServices[name]
+		if !ok {
+			return nil, rpcNotFound(fmt.Sprintf("unknown service %q", name))
+		}
+		return obj{"status": servingStatus(check(h))}, nil
+	}
+	indexed, indexedOK, head, headOK := h.b.Status()
 	db := obj{"number": nil, "timestamp": nil}
 	if indexedOK {
 		db["number"] = fmt.Sprint(indexed)
@@ -71,5 +105,7 @@ func (h *handlers) health(r *request) (any, error) {
 	if headOK {
 		node["number"] = fmt.Sprint(head)
 	}
-	return obj{"healthy": healthy, "metadata": obj{"latest_block": obj{"db": db, "node": node}}}, nil
+	healthy := h.indexHealthy()
+	return obj{"status": servingStatus(healthy), "healthy": healthy,
+		"metadata": obj{"latest_block": obj{"db": db, "node": node}}}, nil
 }

@@ -105,17 +105,9 @@ func (h *handlers) txLogs(r *request) (any, error) {
 	if more {
 		logs = logs[:PageSize]
 	}
-	addrs := make([]common.Address, len(logs))
-	for i := range logs {
-		addrs[i] = logs[i].Address
-	}
-	c, err := h.contractsOf(r.Context(), addrs)
+	p, err := h.logPage(r, logs)
 	if err != nil {
 		return nil, err
-	}
-	p := &page{Items: make([]obj, len(logs))}
-	for i := range logs {
-		p.Items[i] = logJSON(&logs[i], c)
 	}
 	if more {
 		p.NextPageParams = obj{"index": logs[len(logs)-1].Index + 1, "items_count": count + PageSize, "transaction_hash": hash.Hex()}

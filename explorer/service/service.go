@@ -19,6 +19,10 @@ type Config struct {
 	Address string `toml:"address"` // API listen address
 	// DB is a postgres:// DSN, or empty for SQLite at <home>/data/explorer.db.
 	DB string `toml:"db"`
+	// JSONRPCURL is the chain's JSON-RPC endpoint the API tells wallets
+	// (/api/v2/config/json-rpc-url); set by whoever starts the service, not
+	// from app.toml.
+	JSONRPCURL string `toml:"-"`
 }
 
 // DefaultConfig leaves the explorer off, listening on 127.0.0.1:4000 when on.
@@ -45,7 +49,7 @@ func Start(cfg Config, home string, src explorer.Source, prefix string, log *slo
 		return nil, err
 	}
 	ix := explorer.NewIndexer(src, st, log.With("part", "indexer"))
-	srv, err := api.Start(cfg.Address, &api.Backend{Store: st, Status: ix.Status, Prefix: prefix, Pending: src.Pending}, log)
+	srv, err := api.Start(cfg.Address, &api.Backend{Store: st, Status: ix.Status, Prefix: prefix, Pending: src.Pending, JSONRPCURL: cfg.JSONRPCURL}, log)
 	if err != nil {
 		st.Close()
 		return nil, err

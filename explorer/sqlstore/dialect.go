@@ -8,6 +8,7 @@ package sqlstore
 import (
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 )
 
@@ -58,4 +59,39 @@ func parseDecimal(s string) (*big.Int, error) {
 		return nil, fmt.Errorf("amount %q out of range", s)
 	}
 	return v, nil
+}
+
+// postgres stores amounts as NUMERIC(78,0): exact, ordered numerically by
+// the engine, and large enough for any uint256. They travel as decimal text,
+// which pgx passes through for NUMERIC parameters and returns for NUMERIC
+// columns, so no float ever touches a wei amount.
+var postgres = dialect{
+	name:      "postgres",
+	driver:    "pgx",
+	types:     strings.NewReplacer("{{wei}}", "NUMERIC(78,0)", "{{bytes}}", "BYTEA"),
+	encodeWei: func(v *big.Int) any { return v.String() },
+	decodeWei: parseDecimal,
+	rebind:    dollarPlaceholders,
+}
+
+// dollarPlaceholders rewrites each ? of q as $1, $2, … in order. The queries
+// of this package hold no ? inside string literals, so a plain scan is
+// enough.
+func dollarPlaceholders(q string) string {
+	if !strings.Contains(q, "?") {
+		return q
+	}
+	var b strings.Builder
+	b.Grow(len(q) + 16)
+	n := 0
+	for i := 0; i < len(q); i++ {
+		if q[i] != '?' {
+			b.WriteByte(q[i])
+			continue
+		}
+		n++
+		b.WriteByte('$')
+		b.WriteString(strconv.Itoa(n))
+	}
+	return b.String()
 }

@@ -220,3 +220,89 @@ func (s *Store) HasLogs(ctx context.Context, addr common.Address) (bool, error) 
 	}
 	return err == nil, err
 }
+
+// AddressLogs implements explorer.Store: a range scan of logs_address.
+func (s *Store) AddressLogs(ctx context.Context, addr common.Address, after explorer.LogCursor, limit int) ([]explorer.Log, error) {
+	cond, args := keyset("block_number", "log_index", explorer.TxCursor{Set: after.Set, BlockNumber: after.BlockNumber, Index: int(after.Index)})
+	args = append([]any{addrKey(addr)}, args...)
+	return many(ctx, s, s.scanLog, `SELECT `+logCols+` FROM logs WHERE address = ?`+cond+
+		` ORDER BY block_number DESC, log_index DESC LIMIT ?`, append(args, limit)...)
+}
+
+// MinerBlocks implements explorer.Store: a range scan of blocks_miner.
+func (s *Store) MinerBlocks(ctx context.Context, miner common.Address, before *uint64, limit int) ([]explorer.Block, error) {
+	q, args := `SELECT `+blockCols+` FROM blocks WHERE miner = ?`, []any{addrKey(miner)}
+	if before != nil {
+		q += ` AND number < ?`
+		args = append(args, int64(*before))
+	}
+	return many(ctx, s, s.scanBlock, q+` ORDER BY number DESC LIMIT ?`, append(args, limit)...)
+}
+
+// TopAddresses implements explorer.Store: a backward scan of
+// addresses_balance, which sorts numerically because wei columns do (see
+// dialect.encodeWei).
+func (s *Store) TopAddresses(ctx context.Context, after explorer.HolderCursor, limit int) ([]explorer.Address, error) {
+	q, args := `SELECT `+addressCols+` FROM addresses`, []any{}
+	if after.Set {
+		bal := s.d.encodeWei(after.Balance)
+		q += ` WHERE balance < ? OR (balance = ? AND hash < ?)`
+		args = append(args, bal, bal, addrKey(after.Hash))
+	}
+	return many(ctx, s, s.scanAddress, q+` ORDER BY balance DESC, hash DESC LIMIT ?`, append(args, limit)...)
+}
+
+// TotalBalance implements explorer.Store. The sum is taken here rather than
+// with SQL SUM, which on SQLite would add the amounts as doubles.
+func (s *Store) TotalBalance(ctx context.Context) (*big.Int, error) {
+	rows, err := s.db.QueryContext(ctx, s.d.rebind(`SELECT balance FROM addresses WHERE balance > ?`), s.d.encodeWei(new(big.Int)))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	total := new(big.Int)
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		b, err := s.d.decodeWei(v)
+		if err != nil {
+			return nil, err
+		}
+		total.Add(total, b)
+	}
+	return total, rows.Err()
+}
+
+// DailyBalances implements explorer.Store: per day, the change at the
+// day's highest block (integer division by 86400 is a UTC day on both
+// engines).
+func (s *Store) DailyBalances(ctx context.Context, addr common.Address, sinceUnix int64) ([]explorer.BalanceChange, error) {
+	a := addrKey(addr)
+	return many(ctx, s, s.scanBalance, `SELECT c.address, c.block_number, b.timestamp, c.value, c.delta, c.tx_hash
+		FROM coin_balances c JOIN blocks b ON b.number = c.block_number
+		WHERE c.address = ? AND c.block_number IN (
+			SELECT MAX(c2.block_number) FROM coin_balances c2 JOIN blocks b2 ON b2.number = c2.block_number
+			WHERE c2.address = ? AND b2.timestamp >= ? GROUP BY b2.timestamp / 86400)
+		ORDER BY c.block_number`, a, a, sinceUnix)
+}
+
+// DailyTxCounts implements explorer.Store.
+func (s *Store) DailyTxCounts(ctx context.Context, sinceUnix int64) (map[int64]uint64, error) {
+	rows, err := s.db.QueryContext(ctx, s.d.rebind(`SELECT timestamp / 86400, SUM(tx_count) FROM blocks
+		WHERE timestamp >= ? GROUP BY timestamp / 86400`), sinceUnix)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]uint64{}
+	for rows.Next() {
+		var day, count int64
+		if err := rows.Scan(&day, &count); err != nil {
+			return nil, err
+		}
+		out[day] = uint64(count)
+	}
+	return out, rows.Err()
+}

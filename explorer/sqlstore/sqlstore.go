@@ -8,8 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
-	_ "modernc.org/sqlite" // pure-Go SQLite: no cgo, one static binary
+	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver "pgx" for database/sql
+	_ "modernc.org/sqlite"             // pure-Go SQLite: no cgo, one static binary
 
 	"github.com/emberchain/ember/explorer"
 )
@@ -22,14 +24,50 @@ type Store struct {
 
 var _ explorer.Store = (*Store)(nil)
 
-// Open opens the database dsn names — a postgres:// URL, or else the path of
-// a SQLite file (created with its directory) — and applies any pending
-// migrations.
+// Open opens the database dsn names — a postgres:// (or postgresql://) URL,
+// or else the path of a SQLite file (created with its directory) — and
+// applies any pending migrations.
 func Open(ctx context.Context, dsn string) (*Store, error) {
-	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		return nil, fmt.Errorf("explorer database %s: PostgreSQL is not supported yet; leave explorer db empty for SQLite", redact(dsn))
+	if IsPostgres(dsn) {
+		return OpenPostgres(ctx, dsn)
+	}
+	if strings.Contains(dsn, "://") {
+		return nil, fmt.Errorf("explorer database %s: unknown scheme; use a postgres:// URL or a SQLite file path", redact(dsn))
 	}
 	return OpenSQLite(ctx, dsn)
+}
+
+// IsPostgres reports whether dsn names a PostgreSQL database.
+func IsPostgres(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+}
+
+// OpenPostgres connects to the PostgreSQL database the URL names (pgx
+// syntax: postgres://user:pass@host:port/db?sslmode=…, or host=/socket/dir
+// for a unix socket) and applies any pending migrations. The database must
+// exist; the tables are created in the connection's default schema.
+func OpenPostgres(ctx context.Context, dsn string) (*Store, error) {
+	db, err := sql.Open(postgres.driver, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("explorer database %s: %w", redact(dsn), err)
+	}
+	// One writer plus concurrent API readers; more connections than that
+	// only queue inside the server.
+	db.SetMaxOpenConns(16)
+	db.SetMaxIdleConns(8)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	pingCtx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	if err := db.PingContext(pingCtx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("explorer database %s: connect: %w", redact(dsn), err)
+	}
+	s := &Store{db: db, d: postgres}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("explorer database %s: %w", redact(dsn), err)
+	}
+	return s, nil
 }
 
 // OpenSQLite opens (creating) the SQLite database file at path in WAL mode,

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"math/big"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,11 +11,40 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/emberchain/ember/explorer"
+	"github.com/emberchain/ember/explorer/sqlstore/pgtest"
 )
 
-func openTest(t *testing.T) *Store {
+func TestMain(m *testing.M) {
+	code := m.Run()
+	pgtest.Stop()
+	os.Exit(code)
+}
+
+// engines are the databases every store test runs on: each returns the DSN
+// of a new, empty database.
+var engines = []struct {
+	name string
+	dsn  func(t *testing.T) string
+}{
+	{"sqlite", func(t *testing.T) string { return filepath.Join(t.TempDir(), "explorer.db") }},
+	{"postgres", func(t *testing.T) string {
+		if testing.Short() {
+			t.Skip("needs a PostgreSQL server: skipped with -short")
+		}
+		return pgtest.DSN(t)
+	}},
+}
+
+// eachEngine runs fn as a subtest on a fresh database of every engine.
+func eachEngine(t *testing.T, fn func(t *testing.T, dsn string)) {
+	for _, e := range engines {
+		t.Run(e.name, func(t *testing.T) { fn(t, e.dsn(t)) })
+	}
+}
+
+func openTest(t *testing.T, dsn string) *Store {
 	t.Helper()
-	s, err := OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "explorer.db"))
+	s, err := Open(context.Background(), dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,8 +79,10 @@ func testBlock(n uint64, txs int) *explorer.IndexedBlock {
 	return b
 }
 
-func TestWriteBlocksIsIdempotentAndRefusesGaps(t *testing.T) {
-	s, ctx := openTest(t), context.Background()
+func TestWriteBlocksIsIdempotentAndRefusesGaps(t *testing.T) { eachEngine(t, testIdempotentWrites) }
+
+func testIdempotentWrites(t *testing.T, dsn string) {
+	s, ctx := openTest(t, dsn), context.Background()
 	if err := s.WriteBlocks(ctx, []*explorer.IndexedBlock{testBlock(0, 0), testBlock(1, 2), testBlock(2, 3)}); err != nil {
 		t.Fatal(err)
 	}
@@ -76,8 +108,10 @@ func TestWriteBlocksIsIdempotentAndRefusesGaps(t *testing.T) {
 	}
 }
 
-func TestKeysetPagingVisitsEachTxOnce(t *testing.T) {
-	s, ctx := openTest(t), context.Background()
+func TestKeysetPagingVisitsEachTxOnce(t *testing.T) { eachEngine(t, testKeysetPaging) }
+
+func testKeysetPaging(t *testing.T, dsn string) {
+	s, ctx := openTest(t, dsn), context.Background()
 	var blocks []*explorer.IndexedBlock
 	total := 0
 	for n := uint64(0); n < 40; n++ {
@@ -140,11 +174,11 @@ func TestWeiSortsNumerically(t *testing.T) {
 	}
 }
 
-func TestBalanceHistoryAndMigrationsReopen(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "explorer.db")
+func TestBalanceHistoryAndMigrationsReopen(t *testing.T) { eachEngine(t, testHistoryReopen) }
+
+func testHistoryReopen(t *testing.T, dsn string) {
 	ctx := context.Background()
-	s, err := OpenSQLite(ctx, path)
+	s, err := Open(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +186,7 @@ func TestBalanceHistoryAndMigrationsReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	if s, err = OpenSQLite(ctx, path); err != nil { // migrations already applied
+	if s, err = Open(ctx, dsn); err != nil { // migrations already applied
 		t.Fatal(err)
 	}
 	defer s.Close()
@@ -164,5 +198,63 @@ func TestBalanceHistoryAndMigrationsReopen(t *testing.T) {
 	older, _ := s.BalanceHistory(ctx, bob, &before, 10)
 	if len(older) != 1 || older[0].BlockNumber != 1 {
 		t.Fatalf("older = %+v", older)
+	}
+}
+
+// TestWeiRoundTripsAndSortsInTheDatabase stores the largest uint256 and
+// small amounts as balances and reads them back exactly, in numeric order,
+// through each engine's column type (TEXT on SQLite, NUMERIC(78,0) on
+// PostgreSQL).
+func TestWeiRoundTripsAndSortsInTheDatabase(t *testing.T) {
+	eachEngine(t, func(t *testing.T, dsn string) {
+		s, ctx := openTest(t, dsn), context.Background()
+		maxWei := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
+		b := testBlock(0, 0)
+		b.Touched = []explorer.Touched{
+			{Address: alice, Before: new(big.Int), After: maxWei},
+			{Address: bob, Before: new(big.Int), After: big.NewInt(10)},
+			{Address: miner, Before: new(big.Int), After: big.NewInt(9)},
+		}
+		if err := s.WriteBlocks(ctx, []*explorer.IndexedBlock{b}); err != nil {
+			t.Fatal(err)
+		}
+		a, err := s.Address(ctx, alice)
+		if err != nil || a.Balance.Cmp(maxWei) != 0 {
+			t.Fatalf("alice balance %v, %v; want %s", a, err, maxWei)
+		}
+		rows, err := s.db.QueryContext(ctx, `SELECT hash FROM addresses ORDER BY balance DESC`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var order []string
+		for rows.Next() {
+			var h string
+			if err := rows.Scan(&h); err != nil {
+				t.Fatal(err)
+			}
+			order = append(order, h)
+		}
+		if want := []string{addrKey(alice), addrKey(bob), addrKey(miner)}; strings.Join(order, ",") != strings.Join(want, ",") {
+			t.Fatalf("balance order %v, want %v", order, want)
+		}
+	})
+}
+
+func TestDollarPlaceholders(t *testing.T) {
+	for in, want := range map[string]string{
+		`SELECT 1`:                            `SELECT 1`,
+		`WHERE a = ? AND b IN (?, ?) LIMIT ?`: `WHERE a = $1 AND b IN ($2, $3) LIMIT $4`,
+	} {
+		if got := dollarPlaceholders(in); got != want {
+			t.Fatalf("rebind(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestOpenRefusesUnknownSchemes(t *testing.T) {
+	_, err := Open(context.Background(), "mysql://root:secret@localhost/db")
+	if err == nil || !strings.Contains(err.Error(), "unknown scheme") || strings.Contains(err.Error(), "secret") {
+		t.Fatalf("Open(mysql://…) = %v", err)
 	}
 }

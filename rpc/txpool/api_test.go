@@ -54,13 +54,22 @@ func TestInspectAndStatus(t *testing.T) {
 	if g, _ := json.Marshal(api.Status()); string(g) != `{"pending":"0x1","queued":"0x1"}` {
 		t.Fatalf("status %s", g)
 	}
-	if g, _ := json.Marshal(api.ContentFrom(common.Address{})); string(g) != `{"pending":{},"queued":{}}` {
-		t.Fatalf("contentFrom of a stranger %s", g)
+	stranger, err := api.ContentFrom(common.Address{})
+	if err != nil || string(stranger) != `{"pending":{},"queued":{}}` {
+		t.Fatalf("contentFrom of a stranger %s %v", stranger, err)
 	}
-	content := api.Content()
-	tx := content["pending"][b.from.Hex()]["0"]
-	if tx == nil || tx.BlockHash != nil || tx.GasPrice.ToInt().Int64() != 7 || tx.From != b.from {
-		t.Fatalf("pending tx %+v", tx)
+	raw, err := api.Content()
+	var content map[string]map[string]map[string]json.RawMessage
+	if err != nil || json.Unmarshal(raw, &content) != nil {
+		t.Fatalf("content %s %v", raw, err)
+	}
+	var tx struct {
+		BlockHash *common.Hash   `json:"blockHash"`
+		GasPrice  string         `json:"gasPrice"`
+		From      common.Address `json:"from"`
+	}
+	if err := json.Unmarshal(content["pending"][b.from.Hex()]["0"], &tx); err != nil || tx.BlockHash != nil || tx.GasPrice != "0x7" || tx.From != b.from {
+		t.Fatalf("pending tx %+v %v", tx, err)
 	}
 }
 

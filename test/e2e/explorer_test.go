@@ -81,8 +81,12 @@ func blockHash(t *testing.T, n *Node, number uint64) common.Hash {
 // TestExplorerAPI indexes transfers, a token deploy and a token transfer,
 // then checks every served endpoint against the Blockscout schemas and the
 // chain's own numbers.
-func TestExplorerAPI(t *testing.T) {
-	n := StartDev(t, "--explorer.enable")
+func TestExplorerAPI(t *testing.T) { testExplorerAPI(t) }
+
+// testExplorerAPI is TestExplorerAPI's body on the store that extra flags
+// select (SQLite by default); explorer_pg_test.go runs it on PostgreSQL.
+func testExplorerAPI(t *testing.T, extra ...string) {
+	n := StartDev(t, append([]string{"--explorer.enable"}, extra...)...)
 	s := loadBlockscoutSchemas(t)
 
 	sender, other := devKeys[3], devKeys[1]
@@ -345,13 +349,17 @@ func checkExplorerErrors(t *testing.T, n *Node) {
 // TestExplorerRestart stops the node while the indexer is busy, restarts
 // it with `start`, and checks the index caught up without counting a block
 // twice.
-func TestExplorerRestart(t *testing.T) {
-	n := StartDev(t, "--explorer.enable")
+func TestExplorerRestart(t *testing.T) { testExplorerRestart(t, "") }
+
+// testExplorerRestart is TestExplorerRestart's body on the database db
+// names ("" for SQLite in the node home).
+func testExplorerRestart(t *testing.T, db string) {
+	n := StartDev(t, "--explorer.enable", "--explorer.db", db)
 	cfg, err := node.LoadConfig(n.Home)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Explorer.Enable = true // `start` reads app.toml
+	cfg.Explorer.Enable, cfg.Explorer.DB = true, db // `start` reads app.toml
 	if err := node.WriteConfig(n.Home, cfg); err != nil {
 		t.Fatal(err)
 	}

@@ -30,6 +30,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/explorer/sqlstore/pgtest"
 )
 
 var emberdBin string
@@ -52,6 +53,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
+	pgtest.Stop() // the PostgreSQL server of the explorer tests, if one ran
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

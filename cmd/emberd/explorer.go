@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/emberchain/ember/app"
+	"github.com/emberchain/ember/explorer"
+	"github.com/emberchain/ember/explorer/rpcsource"
+	"github.com/emberchain/ember/explorer/service"
+	"github.com/emberchain/ember/explorer/sqlstore"
+	"github.com/emberchain/ember/node"
+)
+
+// explorerCmd runs the explorer alone, following another node (any
+// Ethereum JSON-RPC endpoint) instead of this process's chain.
+func explorerCmd() *cobra.Command {
+	var (
+		home, rpcURL, db, addr, prefix, logLevel string
+	)
+	cmd := &cobra.Command{
+		Use:   "explorer --rpc URL",
+		Short: "Index any Ethereum JSON-RPC endpoint and serve the Blockscout-compatible explorer API",
+		Long: `Index the chain behind an Ethereum JSON-RPC endpoint (an Ember node, geth, anvil, …) and
+serve the same Blockscout v2 API as 'emberd start --explorer.enable'. Blocks and
+transactions come from eth_getBlockByNumber, receipts from eth_getBlockReceipts
+(eth_getTransactionReceipt where it is missing), balances from eth_getBalance at
+each block. A ws:// URL is followed with a newHeads subscription; an http:// URL
+is polled every second. The index resumes where it stopped.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if rpcURL == "" {
+				return errors.New("--rpc is required: the JSON-RPC endpoint to index, e.g. http://127.0.0.1:8545")
+			}
+			log, err := node.NewLogger(os.Stderr, logLevel, "text")
+			if err != nil {
+				return err
+			}
+			return runExplorer(rpcURL, service.Config{Enable: true, Address: addr, DB: db}, home, prefix, log)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&rpcURL, "rpc", "", "JSON-RPC endpoint to index: http(s):// (polled) or ws(s):// (newHeads subscription)")
+	fs.StringVar(&home, "home", defaultHome(), "directory of the default SQLite database (<home>/data/explorer.db)")
+	fs.StringVar(&db, "explorer.db", "", "explorer database: a postgres:// DSN, or empty for SQLite at <home>/data/explorer.db")
+	fs.StringVar(&addr, "explorer.address", service.DefaultConfig().Address, "explorer API listen address")
+	fs.StringVar(&prefix, "bech32-prefix", app.DefaultPrefix, "bech32 prefix of the chain's addresses, accepted by search and address endpoints")
+	fs.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	return cmd
+}
+
+// runExplorer indexes and serves until SIGINT or SIGTERM.
+func runExplorer(rpcURL string, cfg service.Config, home, prefix string, log *slog.Logger) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	src, err := rpcsource.Dial(ctx, rpcURL, log.With("module", "rpcsource"))
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	if cfg.DB == "" {
+		cfg.DB = filepath.Join(home, "data", "explorer.db")
+	}
+	if err := sameChain(ctx, cfg.DB, src); err != nil {
+		return err
+	}
+	if u, err := url.Parse(rpcURL); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
+		cfg.JSONRPCURL = rpcURL // what /config/json-rpc-url tells wallets
+	}
+	svc, err := service.Start(cfg, home, src, prefix, log.With("module", "explorer"))
+	if err != nil {
+		return fmt.Errorf("start explorer: %w", err)
+	}
+	log.Info("explorer indexing", "rpc", src.URL(), "api", "http://"+svc.Addr()+"/api/v2/", "db", dbLabel(cfg.DB))
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	<-sig
+	svc.Stop()
+	return nil
+}
+
+// sameChain refuses a database that already indexes another chain: its
+// genesis block must be the endpoint's, or the two would be mixed.
+func sameChain(ctx context.Context, dsn string, src *rpcsource.Source) error {
+	st, err := sqlstore.Open(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	stored, err := st.Block(ctx, 0)
+	if errors.Is(err, explorer.ErrNotFound) {
+		return nil // a new database
+	}
+	if err != nil {
+		return fmt.Errorf("explorer database: read genesis: %w", err)
+	}
+	genesis, err := src.Block(ctx, 0)
+	if err != nil {
+		return fmt.Errorf("%s: genesis block: %w", src.URL(), err)
+	}
+	if genesis.Block.Hash() != stored.Hash {
+		return fmt.Errorf("explorer database %s indexes the chain with genesis %s, but %s serves genesis %s: use another --explorer.db",
+			dbLabel(dsn), stored.Hash.Hex(), src.URL(), genesis.Block.Hash().Hex())
+	}
+	return nil
+}
+
+// dbLabel names a database in messages without its password.
+func dbLabel(dsn string) string {
+	if !sqlstore.IsPostgres(dsn) {
+		return dsn
+	}
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return "(unparsable DSN)"
+	}
+	return u.Redacted()
+}

@@ -1,0 +1,39 @@
+package api
+
+// chartDays is how many days /stats/charts/transactions covers, as
+// Blockscout's default history.
+const chartDays = 30
+
+// txChart is /api/v2/stats/charts/transactions: the transactions of each
+// UTC day, newest first, from today (counted so far) back chartDays days
+// but not before the chain's first block; days without transactions count 0.
+func (h *handlers) txChart(r *request) (any, error) {
+	items := []obj{}
+	genesis, err := h.b.Store.Block(r.Context(), 0)
+	if err != nil {
+		if ignoreNotFound(err) != nil {
+			return nil, err
+		}
+		return obj{"chart_data": items}, nil // nothing indexed yet
+	}
+	today := h.b.Now().Unix() / day
+	first := max(today-chartDays+1, int64(genesis.Time)/day)
+	counts, err := h.b.Store.DailyTxCounts(r.Context(), first*day)
+	if err != nil {
+		return nil, err
+	}
+	for d := today; d >= first; d-- {
+		items = append(items, obj{"date": isoDate(d * day), "transactions_count": counts[d]})
+	}
+	return obj{"chart_data": items}, nil
+}
+
+// marketChart is /api/v2/stats/charts/market: no price source is
+// configured, so the series is empty; the supply is the indexed total.
+func (h *handlers) marketChart(r *request) (any, error) {
+	supply, err := h.totalSupply(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	return obj{"available_supply": coins(supply), "chart_data": []any{}}, nil
+}

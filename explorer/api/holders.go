@@ -1,0 +1,118 @@
+package api
+
+import (
+	"context"
+	"math/big"
+	"strings"
+	"sync"
+
+	"github.com/emberchain/ember/explorer"
+)
+
+// supplyCache keeps the total coin supply for one indexed height: summing
+// every balance is a scan of the addresses table, too slow to repeat on
+// each request, and the sum only changes when a block is indexed.
+type supplyCache struct {
+	mu     sync.Mutex
+	height uint64 // indexed height + 1 the value is for (0 = none)
+	value  *big.Int
+}
+
+// totalSupply is the sum of the balances of every indexed address, in wei.
+func (h *handlers) totalSupply(ctx context.Context) (*big.Int, error) {
+	indexed, ok, _, _ := h.b.Status()
+	key := uint64(0)
+	if ok {
+		key = indexed + 1
+	}
+	c := &h.supply
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.value != nil && c.height == key {
+		return c.value, nil
+	}
+	v, err := h.b.Store.TotalBalance(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.height, c.value = key, v
+	return v, nil
+}
+
+// coins spells a wei amount in whole coins, exactly (Blockscout's supply
+// fields are coin amounts such as "164918857.718061").
+func coins(wei *big.Int) string {
+	s := new(big.Int).Abs(wei).String()
+	if len(s) <= 18 {
+		s = strings.Repeat("0", 19-len(s)) + s
+	}
+	whole, frac := s[:len(s)-18], strings.TrimRight(s[len(s)-18:], "0")
+	if frac != "" {
+		whole += "." + frac
+	}
+	if wei.Sign() < 0 {
+		return "-" + whole
+	}
+	return whole
+}
+
+// topAddresses is /api/v2/addresses: every indexed address by balance,
+// richest first, with the total supply. No price source: exchange_rate null.
+func (h *handlers) topAddresses(r *request) (any, error) {
+	q := r.URL.Query()
+	if s := q.Get("sort"); s != "" && s != "balance" {
+		return nil, invalid("Invalid sort: " + s + " (only balance is supported)")
+	}
+	if o := q.Get("order"); o != "" && o != "desc" {
+		return nil, invalid("Invalid order: " + o + " (only desc is supported)")
+	}
+	after, err := h.holderCursor(r)
+	if err != nil {
+		return nil, err
+	}
+	count, err := r.itemsCount()
+	if err != nil {
+		return nil, err
+	}
+	supply, err := h.totalSupply(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	addrs, err := h.b.Store.TopAddresses(r.Context(), after, PageSize+1)
+	if err != nil {
+		return nil, err
+	}
+	p, err := h.holderPage(r.Context(), addrs, count)
+	if err != nil {
+		return nil, err
+	}
+	return obj{"items": p.Items, "next_page_params": p.NextPageParams, "total_supply": coins(supply), "exchange_rate": nil}, nil
+}
+
+// holderPage renders addresses as Blockscout's top-holder items: the full
+// address object and its transaction count.
+func (h *handlers) holderPage(ctx context.Context, addrs []explorer.Address, itemsCount uint64) (*page, error) {
+	more := len(addrs) > PageSize
+	if more {
+		addrs = addrs[:PageSize]
+	}
+	p := &page{Items: make([]obj, len(addrs))}
+	for i := range addrs {
+		a := &addrs[i]
+		hasLogs := false
+		if a.IsContract { // only contracts emit logs: one lookup each, not one per holder
+			var err error
+			if hasLogs, err = h.b.Store.HasLogs(ctx, a.Hash); err != nil {
+				return nil, err
+			}
+		}
+		item := addressJSON(a, hasLogs)
+		item["transactions_count"] = u64(a.TxCount)
+		p.Items[i] = item
+	}
+	if more {
+		last := addrs[len(addrs)-1]
+		p.NextPageParams = obj{"fetched_coin_balance": last.Balance.String(), "hash": last.Hash.Hex(), "items_count": itemsCount + PageSize}
+	}
+	return p, nil
+}

@@ -1,0 +1,186 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/emberchain/ember/contracts"
+)
+
+// TestExplorerRPCSource runs `emberd explorer --rpc` against an `emberd dev`
+// node that also runs the in-process explorer, twice — over http:// (polled)
+// into SQLite and over ws:// (newHeads) into PostgreSQL — and requires each
+// to answer the same JSON as the in-process API for every block,
+// transaction, log and address: the JSON-RPC source must rebuild exactly
+// what the node's own store holds.
+func TestExplorerRPCSource(t *testing.T) {
+	n := StartDev(t, "--explorer.enable", "--empty-block-interval", "0")
+	sender, other := devKeys[4], devKeys[6]
+	recipient := common.BytesToAddress(crypto.Keccak256([]byte("explorer-rpc-recipient"))[:20])
+	txs := n.explorerBatch(t, sender, recipient, 12)
+	txs = append(txs, n.send(t, other.Private, txOpts{To: &recipient, Value: ether(2), Type: ptr(byte(types.LegacyTxType))}))
+	token := contracts.MustLoad("EmberToken")
+	ctorArgs, _ := token.ABI.Pack("", big.NewInt(1_000_000))
+	deploy := n.send(t, other.Private, txOpts{Gas: 3_000_000, Data: append(append([]byte{}, token.Bytecode...), ctorArgs...)})
+	receipts, _ := n.waitAll(t, append(txs, deploy))
+	tokenAddr := receipts[deploy.Hash()].ContractAddress
+	input, _ := token.ABI.Pack("transfer", recipient, big.NewInt(7))
+	call := n.send(t, other.Private, txOpts{To: &tokenAddr, Gas: 200_000, Data: input})
+	txs = append(txs, deploy, call)
+	n.waitAll(t, txs)
+
+	rxs := map[string]string{
+		"http+sqlite": startRPCExplorer(t, "http://"+n.HTTP),
+		"ws+postgres": startRPCExplorer(t, "ws://"+n.WS, "--explorer.db", pgDSN(t)),
+	}
+	head := n.settledHead(t, rxs)
+	miner := n.explorerMiner(t, head)
+
+	paths := []string{"/api/v2/stats", "/api/v2/main-page/indexing-status", "/api/v2/main-page/blocks",
+		"/api/v2/main-page/transactions", "/api/v2/blocks?type=block", "/api/v2/transactions?filter=validated"}
+	for b := uint64(0); b <= head; b++ {
+		paths = append(paths, fmt.Sprintf("/api/v2/blocks/%d", b), fmt.Sprintf("/api/v2/blocks/%d/transactions", b))
+	}
+	for _, tx := range txs {
+		h := tx.Hash().Hex()
+		paths = append(paths, "/api/v2/transactions/"+h, "/api/v2/transactions/"+h+"/logs", "/api/v2/search?q="+h)
+	}
+	for _, a := range []common.Address{sender.Address, other.Address, recipient, tokenAddr, miner} {
+		h := a.Hex()
+		paths = append(paths, "/api/v2/addresses/"+h, "/api/v2/addresses/"+h+"/counters",
+			"/api/v2/addresses/"+h+"/transactions", "/api/v2/addresses/"+h+"/coin-balance-history")
+	}
+	for _, p := range paths {
+		want := n.explorerGetJSON(t, n.Explorer, p)
+		for name, rx := range rxs {
+			if got := n.explorerGetJSON(t, rx, p); !reflect.DeepEqual(want, got) {
+				t.Fatalf("GET %s differs:\nin-process: %s\nrpc source (%s): %s", p, mustJSON(want), name, mustJSON(got))
+			}
+		}
+	}
+	if h := n.chainHead(t); h != head {
+		t.Fatalf("the chain moved from %d to %d during the comparison", head, h)
+	}
+	t.Logf("%d responses identical on %d explorers up to block %d", len(paths), len(rxs), head)
+}
+
+// startRPCExplorer runs `emberd explorer --rpc url` with extra flags (on
+// SQLite in a temp home by default) and returns its API address once it
+// answers; it is stopped at cleanup.
+func startRPCExplorer(t *testing.T, rpcURL string, extra ...string) string {
+	t.Helper()
+	home := t.TempDir()
+	addr := "127.0.0.1:" + strconv.Itoa(freePort(t))
+	logPath := filepath.Join(home, "explorer.log")
+	logf, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"explorer", "--rpc", rpcURL, "--home", home, "--explorer.address", addr}, extra...)
+	cmd := exec.Command(emberdBin, args...)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); logf.Close(); close(done) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+		if t.Failed() {
+			b, _ := os.ReadFile(logPath)
+			t.Logf("emberd explorer log:\n%s", b)
+		}
+	})
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if resp, err := http.Get("http://" + addr + "/api/health"); err == nil {
+			resp.Body.Close()
+			return addr
+		}
+		select {
+		case <-done:
+			b, _ := os.ReadFile(logPath)
+			t.Fatalf("emberd explorer exited:\n%s", b)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	t.Fatal("emberd explorer did not serve its API within 30s")
+	return ""
+}
+
+// settledHead waits until the chain's head stops moving and every explorer
+// (the node's and rxs) has indexed it, and returns it.
+func (n *Node) settledHead(t *testing.T, rxs map[string]string) uint64 {
+	t.Helper()
+	head := n.chainHead(t)
+	for i := 0; i < 10; i++ {
+		n.waitIndexed(t, head)
+		for _, rx := range rxs {
+			(&Node{t: t, Explorer: rx}).waitIndexed(t, head)
+		}
+		time.Sleep(1500 * time.Millisecond) // past one poll of each indexer
+		if h := n.chainHead(t); h == head {
+			return head
+		} else {
+			head = h
+		}
+	}
+	t.Fatalf("the chain kept growing past %d", head)
+	return 0
+}
+
+func (n *Node) chainHead(t *testing.T) uint64 {
+	h, err := n.Eth.BlockNumber(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func (n *Node) explorerMiner(t *testing.T, number uint64) common.Address {
+	h, err := n.Eth.HeaderByNumber(ctx(t), new(big.Int).SetUint64(number))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h.Coinbase
+}
+
+// explorerGetJSON fetches path from the explorer at host and decodes it,
+// requiring 200.
+func (n *Node) explorerGetJSON(t *testing.T, host, path string) any {
+	t.Helper()
+	status, body := (&Node{t: t, Explorer: host}).explorerGet(t, path)
+	if status != http.StatusOK {
+		t.Fatalf("GET %s%s: %d %s", host, path, status, body)
+	}
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		t.Fatalf("GET %s%s: %v", host, path, err)
+	}
+	return v
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
