@@ -210,18 +210,10 @@ func (e *keysEnv) add(name string, fromMnemonic bool, index uint32, output strin
 	if err != nil {
 		return err
 	}
-	if err := e.checkNewKey(key.Address); err != nil {
-		return err
-	}
-	pass, err := e.newPassphrase(name)
+	out, err := e.store(name, key.Private)
 	if err != nil {
 		return err
 	}
-	info, err := e.kr.Add(name, key.Private, pass)
-	if err != nil {
-		return err
-	}
-	out := e.output(info, info.PubKey, accounts.KindAccount)
 	if !fromMnemonic && output == "json" {
 		out.Mnemonic = mnemonic
 	}
@@ -233,6 +225,23 @@ func (e *keysEnv) add(name string, fromMnemonic bool, index uint32, output strin
 		fmt.Fprintf(e.ask.out, "\n**Important** write this mnemonic phrase in a safe place.\nIt is the only way to recover your account if you ever forget your password.\n\n%s\n", mnemonic)
 	}
 	return nil
+}
+
+// store saves a new key under name with a new passphrase (asked for on the
+// file backend) and returns its listing.
+func (e *keysEnv) store(name string, priv *ecdsa.PrivateKey) (keyOutput, error) {
+	if err := e.checkNewKey(crypto.PubkeyToAddress(priv.PublicKey)); err != nil {
+		return keyOutput{}, err
+	}
+	pass, err := e.newPassphrase(name)
+	if err != nil {
+		return keyOutput{}, err
+	}
+	info, err := e.kr.Add(name, priv, pass)
+	if err != nil {
+		return keyOutput{}, err
+	}
+	return e.output(info, info.PubKey, accounts.KindAccount), nil
 }
 
 // mnemonic reads the mnemonic to recover, or makes a new 24-word one.
@@ -515,18 +524,11 @@ func keysUnsafeImportCmd(f *keysFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := e.checkNewKey(crypto.PubkeyToAddress(priv.PublicKey)); err != nil {
-				return err
-			}
-			pass, err := e.newPassphrase(name)
+			out, err := e.store(name, priv)
 			if err != nil {
 				return err
 			}
-			info, err := e.kr.Add(name, priv, pass)
-			if err != nil {
-				return err
-			}
-			return printKeys(e.out, "text", []keyOutput{e.output(info, info.PubKey, accounts.KindAccount)}, true)
+			return printKeys(e.out, "text", []keyOutput{out}, true)
 		},
 	}
 }
