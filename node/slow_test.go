@@ -37,7 +37,8 @@ func TestSlowSubscriberIsDisconnected(t *testing.T) {
 		t.Fatal(err)
 	}
 	n, err := New(home, Overrides{JSONRPCAddress: freeAddr(t), JSONRPCWSAddress: freeAddr(t),
-		RPCLaddr: "tcp://" + freeAddr(t), P2PLaddr: "tcp://" + freeAddr(t), LogLevel: "error"})
+		RPCLaddr: "tcp://" + freeAddr(t), P2PLaddr: "tcp://" + freeAddr(t), LogLevel: "error",
+		ExplorerAddress: freeAddr(t)}) // dev homes run the explorer: not on its fixed default port
 	if err != nil {
 		t.Fatal(err)
 	}

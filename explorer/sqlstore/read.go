@@ -64,12 +64,15 @@ func (s *Store) Tx(ctx context.Context, hash common.Hash) (*explorer.Tx, error) 
 }
 
 // keyset is the condition "strictly after cursor" in (block, index)
-// descending order, and its arguments; empty for the first page.
+// descending order, and its arguments; empty for the first page. The
+// leading "block <= ?" is implied by the rest but is what lets both engines
+// start the index scan at the cursor: with the OR alone they walk the index
+// from the newest row down to it, so deep pages got slower with depth.
 func keyset(blockCol, indexCol string, after explorer.TxCursor) (string, []any) {
 	if !after.Set {
 		return "", nil
 	}
-	return ` AND (` + blockCol + ` < ? OR (` + blockCol + ` = ? AND ` + indexCol + ` < ?))`,
+	return ` AND ` + blockCol + ` <= ? AND (` + blockCol + ` < ? OR ` + indexCol + ` < ?)`,
 		[]any{int64(after.BlockNumber), int64(after.BlockNumber), after.Index}
 }
 

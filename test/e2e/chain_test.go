@@ -181,7 +181,7 @@ func TestRevertIsIncludedWithStatusZeroAndCodeOne(t *testing.T) {
 		t.Fatalf("sender changed by %v, want -%v", got, fee)
 	}
 	// CometBFT has it with code 1 and the revert in its log.
-	res := n.txSearch(t, tx.Hash())
+	res := n.txSearchIncluded(t, tx.Hash())
 	if len(res.Txs) != 1 || res.Txs[0].TxResult.Code != 1 || !strings.Contains(res.Txs[0].TxResult.Log, "execution reverted") {
 		t.Fatalf("tx_search: %+v", res)
 	}
@@ -305,7 +305,7 @@ func TestCometTxSearchFindsEthereumTx(t *testing.T) {
 	to := common.HexToAddress("0x00000000000000000000000000000000000000cc")
 	tx := n.send(t, devKeys[7].Private, txOpts{To: &to, Value: big.NewInt(777)})
 	r := n.WaitReceipt(t, tx.Hash())
-	res := n.txSearch(t, tx.Hash())
+	res := n.txSearchIncluded(t, tx.Hash())
 	if len(res.Txs) != 1 {
 		t.Fatalf("tx_search found %d txs", len(res.Txs))
 	}
@@ -374,6 +374,21 @@ type txSearchResult struct {
 		} `json:"tx_result"`
 	} `json:"txs"`
 	TotalCount string `json:"total_count"`
+}
+
+// txSearchIncluded is txSearch for an included tx: CometBFT indexes a
+// block's txs asynchronously after the commit that makes the receipt
+// readable, so it retries for a few seconds before giving up.
+func (n *Node) txSearchIncluded(t *testing.T, hash common.Hash) txSearchResult {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		res := n.txSearch(t, hash)
+		if len(res.Txs) > 0 || time.Now().After(deadline) {
+			return res
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 func (n *Node) txSearch(t *testing.T, hash common.Hash) txSearchResult {
