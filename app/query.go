@@ -105,7 +105,7 @@ func (a *App) queryAccount(req *abci.RequestQuery) *abci.ResponseQuery {
 	if fail != nil {
 		return fail
 	}
-addr := common.HexToAddress(hexAddr)
+	addr := common.HexToAddress(hexAddr)
 	acc := AccountJSON{
 		Address:  addr,
 		Balance:  (*hexutil.Big)(st.GetBalance(addr).ToBig()),

@@ -53,9 +53,9 @@ func ApplyBlock(ctx context.Context, cfg *params.ChainConfig, header *types.Head
 	var (
 		signer = Signer(cfg, header.Number, header.Time)
 		gp     = core.NewGasPool(header.GasLimit)
-		vmdb   vm.StateDB = statedb
 		res    = &BlockResult{Outcomes: make([]TxOutcome, len(txs))}
 	)
+	var vmdb vm.StateDB = statedb
 	if hooks != nil {
 		// The state hooks (balance, nonce, code changes) fire only through
 		// the hooked wrapper; the interpreter calls the others itself.
