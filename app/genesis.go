@@ -32,6 +32,33 @@ type AppState struct {
 	// Denom is the native token's base denomination (18 decimals; the EVM
 	// balance in wei is the amount in it), as Cosmos REST reports balances.
 	Denom string `json:"denom"`
+	// Staking is the bonded validator set at genesis and the bonding rules.
+	Staking *Staking `json:"staking,omitempty"`
+}
+
+// Staking is the genesis of the validator set. Each validator's voting
+// power is its bonded tokens / 10^18; the CometBFT genesis validators must
+// be the same set with the same powers.
+type Staking struct {
+	// UnbondingTime is how long undelegated tokens stay locked, as a Go
+	// duration ("60s", "504h").
+	UnbondingTime string `json:"unbonding_time"`
+	// Validators are bonded from block 1 on.
+	Validators []GenesisValidator `json:"validators"`
+}
+
+// GenesisValidator is one validator bonded at genesis. Its self-bond is
+// minted at genesis into the bonded pool (it is not taken from Alloc).
+type GenesisValidator struct {
+	Moniker string `json:"moniker"`
+	// Operator is the account that operates the validator (embervaloper1…
+	// is the bech32 spelling of the same 20 bytes).
+	Operator common.Address `json:"operator_address"`
+	// ConsensusPubKey is the 32-byte ed25519 key of priv_validator_key.json
+	// (base64 in JSON).
+	ConsensusPubKey []byte `json:"consensus_pubkey"`
+	// Tokens is the self-bond in the base denomination, decimal.
+	Tokens *math.HexOrDecimal256 `json:"tokens"`
 }
 
 // FeeMarket parameters. The base fee starts at the EVM genesis baseFeePerGas
@@ -77,6 +104,7 @@ type GenesisParams struct {
 	MinBaseFee *big.Int
 	Rewards    []ValidatorReward
 	Prefix     string
+	Staking    *Staking
 }
 
 // Default genesis parameters.
@@ -118,6 +146,7 @@ func NewAppState(p GenesisParams) *AppState {
 		Validators:   p.Rewards,
 		Bech32Prefix: p.Prefix,
 		Denom:        DefaultDenom,
+		Staking:      p.Staking,
 	}
 }
 
