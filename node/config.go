@@ -21,6 +21,7 @@ type Config struct {
 	TxPool       TxPoolConfig    `toml:"txpool"`
 	JSONRPC      rpc.Config      `toml:"json-rpc"`
 	REST         RESTConfig      `toml:"rest"`
+	GRPC         GRPCConfig      `toml:"grpc"`
 	Keyring      KeyringConfig   `toml:"keyring"`
 	Store        StoreConfig     `toml:"store"`
 	Explorer     explorer.Config `toml:"explorer"`
@@ -29,6 +30,13 @@ type Config struct {
 
 // RESTConfig is the native (Cosmos-style) REST server.
 type RESTConfig struct {
+	Enable  bool   `toml:"enable"`
+	Address string `toml:"address"` // listen address
+}
+
+// GRPCConfig is the gRPC server of the Cosmos query services
+// (cosmos.auth.v1beta1.Query, cosmos.bank.v1beta1.Query) with reflection.
+type GRPCConfig struct {
 	Enable  bool   `toml:"enable"`
 	Address string `toml:"address"` // listen address
 }
@@ -59,6 +67,7 @@ func DefaultConfig() Config {
 		TxPool:       DefaultTxPoolConfig(),
 		JSONRPC:      rpc.DefaultConfig(),
 		REST:         RESTConfig{Enable: true, Address: "127.0.0.1:1317"},
+		GRPC:         GRPCConfig{Enable: true, Address: "127.0.0.1:9090"},
 		Keyring:      KeyringConfig{Backend: "file"},
 		Store:        StoreConfig{CacheMB: 256, TrieCacheMB: 128},
 		Explorer:     explorer.DefaultConfig(),
