@@ -13,6 +13,7 @@ import (
 	"math/big"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	abci "github.com/cometbft/cometbft/abci/types"
 	"github.com/ethereum/go-ethereum/common"
@@ -53,6 +54,9 @@ type App struct {
 	log     *slog.Logger
 	miner   minerSettings // this node's etherbase and minimum tip
 	hooks   MempoolHooks  // changes to CometBFT's mempool, made off the ABCI goroutine
+
+	captureCalls atomic.Bool            // record internal transactions (see CaptureInternalCalls)
+	chainID      atomic.Pointer[string] // CometBFT chain id, signed by native transactions
 
 	mu         sync.Mutex
 	checkState *state.StateDB // state at the durable head, for CheckTx
@@ -116,6 +120,10 @@ func (a *App) InitChain(_ context.Context, req *abci.RequestInitChain) (*abci.Re
 	g := *a.genesis.EVM
 	g.Timestamp = uint64(req.Time.Unix())
 	g.Alloc = accounts.GenesisAlloc(g.Alloc) // genesis accounts get numbers 0…n-1
+	a.SetChainID(req.ChainId)
+	if err := a.stakingGenesis(g.Alloc, req.Validators); err != nil { // see native.go
+		return nil, err
+	}
 	block, err := a.store.InitGenesis(&g)
 	if err != nil {
 		return nil, err
@@ -158,6 +166,9 @@ func (a *App) nextBaseFee() *big.Int {
 // RewardAddress is the fee recipient of blocks proposed by the validator
 // with the given CometBFT address.
 func (a *App) RewardAddress(proposer []byte) common.Address {
+	if addr, ok := a.stakingReward(proposer); ok { // set by staking (native.go)
+		return addr
+	}
 	if addr, ok := a.rewards[strings.ToUpper(hex.EncodeToString(proposer))]; ok {
 		return addr
 	}

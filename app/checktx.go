@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/emberchain/ember/evm"
+	"github.com/emberchain/ember/native"
 	pool "github.com/emberchain/ember/txpool"
 )
 
@@ -39,6 +40,9 @@ func (a *App) CheckTx(_ context.Context, req *abci.RequestCheckTx) (*abci.Respon
 	}
 	if known := a.pool.Get(key); known != nil {
 		return a.resubmitted(known), nil
+	}
+	if native.IsNative(req.Tx) { // a Cosmos TxRaw (native.go)
+		return a.checkNative(req.Tx, key), nil
 	}
 	ptx, code, err := a.decode(req.Tx, key)
 	if err == nil {
@@ -76,7 +80,9 @@ func (a *App) admitted(ptx *pool.Tx, added pool.Added) *abci.ResponseCheckTx {
 	listeners := a.onPending
 	a.mu.Unlock()
 	for _, fn := range listeners {
-		fn(ptx.Tx)
+		if ptx.Native == nil { // a native tx's stand-in is no EVM transaction
+			fn(ptx.Tx)
+		}
 	}
 	return &abci.ResponseCheckTx{Code: CodeOK, GasWanted: int64(ptx.Tx.Gas())}
 }

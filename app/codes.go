@@ -30,6 +30,12 @@ const (
 )
 
 // Codespace is reported with every non-zero code.
+//
+// Native (Cosmos) transactions answer with the Cosmos SDK's codes instead,
+// in codespace "sdk" or "staking" (native/errors.go), with the same meaning
+// of rejection: one refused by the ante checks (signature, sequence, fee)
+// changes nothing; one whose messages fail keeps its fee and sequence, as an
+// EVM tx with code 1 does (docs/native-txs.md).
 const Codespace = "evm"
 
 // codeOf classifies a rejection.

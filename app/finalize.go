@@ -12,6 +12,8 @@ import (
 
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/evm"
+	"github.com/emberchain/ember/native"
+	"github.com/emberchain/ember/store"
 	pool "github.com/emberchain/ember/txpool"
 )
 
@@ -21,6 +23,7 @@ type finalized struct {
 	receipts  types.Receipts
 	cometHash []byte
 	rawTxs    [][]byte
+	calls     [][]store.CallFrame // internal transactions, when captured
 }
 
 // FinalizeBlock executes a decided block: it builds the EVM header on the
@@ -41,9 +44,20 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 	// Decode, reusing the pool's decoded copies (sender already recovered).
 	txs := make(types.Transactions, 0, len(req.Txs))
 	decodeErr := make([]error, len(req.Txs))
+	nat := a.newNativeBlock(statedb, header) // native (Cosmos) txs and staking: native.go
 	for i, raw := range req.Txs {
 		if ptx := a.pool.Get(pool.KeyOf(raw)); ptx != nil {
 			txs = append(txs, ptx.Tx)
+			nat.add(ptx)
+			continue
+		}
+		if native.IsNative(raw) {
+			tx, err := nat.decode(raw)
+			if err != nil {
+				decodeErr[i] = err
+				continue
+			}
+			txs = append(txs, tx)
 			continue
 		}
 		tx, err := DecodeTx(raw)
@@ -54,12 +68,18 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 		txs = append(txs, tx)
 	}
 	tracker := accounts.NewTracker()
-	res := evm.ApplyBlock(ctx, a.config, header, a.store, statedb, txs, tracker.Hooks())
+	hooks := tracker.Hooks()
+	rec := a.callRecorder(hooks)
+	if err := nat.begin(hooks); err != nil {
+		return nil, fmt.Errorf("finalize block %d: unbonding: %w", req.Height, err)
+	}
+	res := evm.ApplyBlockWith(ctx, a.config, header, a.store, statedb, txs, hooks, nat.run(txs))
 	// Number new accounts and record first public keys before the state is
 	// committed, so the AppHash covers them.
 	if err := tracker.Apply(statedb, evm.Signer(a.config, header.Number, header.Time), res.Txs); err != nil {
 		return nil, fmt.Errorf("finalize block %d: native accounts: %w", req.Height, err)
 	}
+	updates := nat.end()
 
 	root, err := statedb.Commit(evm.Rules(a.config, header.Number, header.Time), header.Number.Uint64())
 	if err != nil {
@@ -74,7 +94,12 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 	next := 0 // position in txs / res.Outcomes
 	for i, raw := range req.Txs {
 		if decodeErr[i] != nil {
-			results[i] = &abci.ExecTxResult{Code: CodeDecode, Codespace: Codespace, Log: decodeErr[i].Error()}
+			results[i] = decodeResult(decodeErr[i])
+			continue
+		}
+		if r := nat.result(next); r != nil {
+			results[i] = r
+			next++
 			continue
 		}
 		results[i] = txResult(txs[next], &res.Outcomes[next], raw)
@@ -82,8 +107,11 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 	}
 	a.mu.Lock()
 	a.pending = &finalized{block: block, receipts: res.Receipts, cometHash: req.Hash, rawTxs: req.Txs}
+	if rec != nil {
+		a.pending.calls = rec.Frames()
+	}
 	a.mu.Unlock()
-	return &abci.ResponseFinalizeBlock{TxResults: results, AppHash: root.Bytes()}, nil
+	return &abci.ResponseFinalizeBlock{TxResults: results, AppHash: root.Bytes(), ValidatorUpdates: updates, Events: nat.events}, nil
 }
 
 // newHeader is the EVM header of the block CometBFT decided, before
@@ -140,7 +168,7 @@ func (a *App) Commit(context.Context, *abci.RequestCommit) (*abci.ResponseCommit
 	if p == nil {
 		return nil, fmt.Errorf("commit without a finalized block")
 	}
-	if err := a.store.CommitBlock(p.block, p.receipts, p.cometHash); err != nil {
+	if err := a.store.CommitBlock(p.block, p.receipts, p.cometHash, p.calls...); err != nil {
 		return nil, err
 	}
 	if err := a.resetCheckState(); err != nil {

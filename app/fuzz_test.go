@@ -13,8 +13,10 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/emberchain/ember/native"
 	"github.com/emberchain/ember/store"
 	"github.com/emberchain/ember/txpool"
+	"google.golang.org/protobuf/proto"
 )
 
 // newTestApp is an app on a fresh store with key funded at genesis.
@@ -54,11 +56,30 @@ func FuzzCheckTx(f *testing.F) {
 	}
 	f.Add([]byte{})
 	f.Add([]byte{0x03, 0xc0})
+	// Native (Cosmos TxRaw) seeds: a signed MsgSend, and truncated copies.
+	b := native.Builder{Prefix: DefaultPrefix, Denom: DefaultDenom}
+	nativeRaw, err := native.Sign(key, []proto.Message{b.Send(from, to, big.NewInt(1))}, native.SignOptions{
+		ChainID: "ember_9000-1", AccountNumber: 0, Sequence: 0, GasLimit: 200_000, Fee: big.NewInt(200_000 * 2e9), Denom: DefaultDenom})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(nativeRaw)
+	f.Add(nativeRaw[:len(nativeRaw)/2])
+	f.Add([]byte{0x0a, 0x02, 0x0a})
 	a := newTestApp(f, from)
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		res, err := a.CheckTx(context.Background(), &abci.RequestCheckTx{Tx: raw, Type: abci.CheckTxType_New})
 		if err != nil {
 			t.Fatalf("CheckTx error: %v", err)
+		}
+		if native.IsNative(raw) {
+			if res.Code == CodeOK {
+				if _, err := native.Decode(raw, DefaultPrefix, DefaultDenom); err != nil {
+					t.Fatalf("accepted undecodable native bytes %x", raw)
+				}
+				a.pool.Remove(txpool.KeyOf(raw))
+			}
+			return
 		}
 		if res.Code == CodeOK || res.Code == CodeQueued {
 			tx, err := DecodeTx(raw)

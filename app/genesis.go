@@ -57,9 +57,19 @@ type GenesisValidator struct {
 	// ConsensusPubKey is the 32-byte ed25519 key of priv_validator_key.json
 	// (base64 in JSON).
 	ConsensusPubKey []byte `json:"consensus_pubkey"`
-	// Tokens is the self-bond in the base denomination, decimal.
-	Tokens *math.HexOrDecimal256 `json:"tokens"`
+	// Tokens is the self-bond in the base denomination.
+	Tokens *Amount `json:"tokens"`
 }
+
+// Amount is an amount of the base denomination in genesis: written as a
+// decimal string, as Cosmos writes amounts, and read from decimal or 0x hex.
+type Amount big.Int
+
+// MarshalText implements encoding.TextMarshaler.
+func (a *Amount) MarshalText() ([]byte, error) { return []byte((*big.Int)(a).String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (a *Amount) UnmarshalText(b []byte) error { return (*math.HexOrDecimal256)(a).UnmarshalText(b) }
 
 // FeeMarket parameters. The base fee starts at the EVM genesis baseFeePerGas
 // and follows EIP-1559 (elasticity 2, change denominator 8) but never drops

@@ -63,6 +63,10 @@ func (a *App) Query(_ context.Context, req *abci.RequestQuery) (*abci.ResponseQu
 		return a.queryAccount(req), nil
 	case strings.HasPrefix(req.Path, QueryNativeAccount):
 		return a.queryNativeAccount(req), nil
+	case req.Path == QueryValidators:
+		return a.queryValidators(req), nil
+	case req.Path == QueryGasPrice:
+		return a.queryGasPrice(), nil
 	case strings.HasPrefix(req.Path, QueryBlock):
 		n, err := strconv.ParseUint(strings.TrimPrefix(req.Path, QueryBlock), 10, 64)
 		if err != nil {

@@ -1,5 +1,9 @@
 // Compiles src/*.sol with the pinned solc-js and writes artifacts/<Name>.json
-// ({contractName, abi, bytecode, deployedBytecode, compiler}). The artifacts are
+// ({contractName, abi, bytecode, deployedBytecode, compiler, metadata,
+// sources}): metadata is solc's metadata JSON as the exact string whose IPFS
+// hash the runtime code's CBOR trailer carries, sources every file it lists
+// with its exact content, so the explorer's sourcify-metadata verification
+// can be exercised without a compiler. The artifacts are
 // committed so Go code needs no Node.js; `make contracts` regenerates them.
 // With --check nothing is written: it exits 1 if a committed artifact differs
 // from what the sources compile to (TestArtifactsCurrent runs this).
@@ -23,12 +27,14 @@ const input = {
   settings: {
     evmVersion: "cancun",
     optimizer: { enabled: true, runs: 200 },
-    outputSelection: { "*": { "*": ["abi", "evm.bytecode.object", "evm.deployedBytecode.object"] } },
+    outputSelection: { "*": { "*": ["abi", "metadata", "evm.bytecode.object", "evm.deployedBytecode.object"] } },
   },
 };
+const imported = {};
 function findImports(p) {
   try {
-    return { contents: fs.readFileSync(require.resolve(p), "utf8") };
+    imported[p] = fs.readFileSync(require.resolve(p), "utf8");
+    return { contents: imported[p] };
   } catch {
     return { error: `not found: ${p}` };
   }
@@ -50,6 +56,10 @@ for (const file of Object.keys(sources)) {
       abi: c.abi,
       bytecode: "0x" + c.evm.bytecode.object,
       deployedBytecode: "0x" + c.evm.deployedBytecode.object,
+      metadata: c.metadata,
+      sources: Object.fromEntries(
+        Object.keys(JSON.parse(c.metadata).sources).map((f) => [f, sources[f] ? sources[f].content : imported[f]]),
+      ),
     };
     const out = path.join(outDir, `${name}.json`);
     const text = JSON.stringify(artifact, null, 2) + "\n";

@@ -23,13 +23,19 @@ type Contract struct {
 	ABI              abi.ABI
 	Bytecode         []byte // creation code, constructor arguments not included
 	DeployedBytecode []byte
+	// Metadata is solc's metadata JSON, byte for byte (its IPFS hash is in
+	// the runtime code's CBOR trailer); Sources holds every file it lists.
+	Metadata string
+	Sources  map[string]string
 }
 
 type artifact struct {
-	ContractName     string          `json:"contractName"`
-	ABI              json.RawMessage `json:"abi"`
-	Bytecode         hexutil.Bytes   `json:"bytecode"`
-	DeployedBytecode hexutil.Bytes   `json:"deployedBytecode"`
+	ContractName     string            `json:"contractName"`
+	ABI              json.RawMessage   `json:"abi"`
+	Bytecode         hexutil.Bytes     `json:"bytecode"`
+	DeployedBytecode hexutil.Bytes     `json:"deployedBytecode"`
+	Metadata         string            `json:"metadata"`
+	Sources          map[string]string `json:"sources"`
 }
 
 // Load returns the contract called name (EmberToken, EmberNFT).
@@ -46,7 +52,8 @@ func Load(name string) (*Contract, error) {
 	if err != nil {
 		return nil, fmt.Errorf("contract %s: abi: %w", name, err)
 	}
-	return &Contract{Name: a.ContractName, ABI: parsed, Bytecode: a.Bytecode, DeployedBytecode: a.DeployedBytecode}, nil
+	return &Contract{Name: a.ContractName, ABI: parsed, Bytecode: a.Bytecode, DeployedBytecode: a.DeployedBytecode,
+		Metadata: a.Metadata, Sources: a.Sources}, nil
 }
 
 // MustLoad is Load for the artifacts compiled into the binary, which always parse.

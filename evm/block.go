@@ -50,6 +50,14 @@ type BlockResult struct {
 // The receipts' block hash is left zero: it is only known once the header is
 // complete, and readers derive it.
 func ApplyBlock(ctx context.Context, cfg *params.ChainConfig, header *types.Header, headers HeaderReader, statedb *state.StateDB, txs types.Transactions, hooks *tracing.Hooks) *BlockResult {
+	return ApplyBlockWith(ctx, cfg, header, headers, statedb, txs, hooks, nil)
+}
+
+// ApplyBlockWith is ApplyBlock for a block that also holds transactions of
+// another kind (Ember's native ones): other(i), when set, runs txs[i] itself
+// on the same state, in its place in the block, and reports true when it
+// did. Such a tx is left out of the EVM block and its outcome stays zero.
+func ApplyBlockWith(ctx context.Context, cfg *params.ChainConfig, header *types.Header, headers HeaderReader, statedb *state.StateDB, txs types.Transactions, hooks *tracing.Hooks, other func(i int) bool) *BlockResult {
 	var (
 		signer = Signer(cfg, header.Number, header.Time)
 		gp     = core.NewGasPool(header.GasLimit)
@@ -66,6 +74,9 @@ func ApplyBlock(ctx context.Context, cfg *params.ChainConfig, header *types.Head
 
 	for i, tx := range txs {
 		out := &res.Outcomes[i]
+		if other != nil && other(i) {
+			continue
+		}
 		if tx.Type() == types.BlobTxType {
 			out.Rejected = ErrBlobTxUnsupported
 			continue

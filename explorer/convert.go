@@ -40,6 +40,9 @@ func Convert(sb *SourceBlock) (*IndexedBlock, error) {
 			})
 		}
 	}
+	if err := convertInternal(sb, ib); err != nil {
+		return nil, err
+	}
 	ib.Touched = touched(ib)
 	return ib, nil
 }
@@ -92,6 +95,7 @@ func touched(ib *IndexedBlock) []Touched {
 			}
 		}
 	}
+	internalTouched(ib, add)
 	for i := range ib.Txs {
 		add(ib.Block.Miner, &ib.Txs[i].Hash)
 	}

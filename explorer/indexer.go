@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"sync/atomic"
 	"time"
+
+	"github.com/ethereum/go-ethereum/common"
 )
 
 // Indexer copies committed blocks from a Source into a Store. It resumes
@@ -21,12 +23,18 @@ type Indexer struct {
 
 	head    atomic.Uint64 // source head last seen, +1 (0 = none yet)
 	indexed atomic.Uint64 // store height, +1 (0 = nothing indexed)
+	tokens  tokenCache    // tokens whose metadata was read
 }
 
 // IndexerBatch is how many blocks one database transaction holds at most
-// while catching up: large enough to amortise the commit, small enough that
-// the API sees progress.
-const IndexerBatch = 64
+// while catching up, and IndexerBatchTxs about how many transactions: large
+// enough to amortise the commit (each commit rewrites the hot index pages;
+// 64 → 256 blocks took SQLite from 3,700 to 5,900 txs/s), small enough that
+// the API sees progress and memory stays bounded.
+const (
+	IndexerBatch    = 256
+	IndexerBatchTxs = 16384
+)
 
 // NewIndexer returns an indexer from src into st.
 func NewIndexer(src Source, st Store, log *slog.Logger) *Indexer {
@@ -80,22 +88,36 @@ func (ix *Indexer) CatchUp(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		last := min(head, next+uint64(ix.batch)-1)
-		batch := make([]*IndexedBlock, 0, last-next+1)
-		for n := next; n <= last; n++ {
-			b, err := ix.build(ctx, n)
-			if err != nil {
-				return fmt.Errorf("build block %d: %w", n, err)
-			}
-			batch = append(batch, b)
+		batch, err := ix.buildBatch(ctx, next, head)
+		if err != nil {
+			return err
 		}
 		if err := ix.st.WriteBlocks(ctx, batch); err != nil {
 			return err
 		}
+		last := batch[len(batch)-1].Block.Number
 		ix.indexed.Store(last + 1)
 		next = last + 1
 	}
 	return nil
+}
+
+// buildBatch builds the blocks from next on that one database transaction
+// will hold: up to ix.batch blocks and about IndexerBatchTxs transactions
+// (a batch always holds at least one block, however large).
+func (ix *Indexer) buildBatch(ctx context.Context, next, head uint64) ([]*IndexedBlock, error) {
+	last := min(head, next+uint64(ix.batch)-1)
+	batch := make([]*IndexedBlock, 0, last-next+1)
+	txs := 0
+	for n := next; n <= last && (len(batch) == 0 || txs < IndexerBatchTxs); n++ {
+		b, err := ix.build(ctx, n)
+		if err != nil {
+			return nil, fmt.Errorf("build block %d: %w", n, err)
+		}
+		batch = append(batch, b)
+		txs += len(b.Txs)
+	}
+	return batch, nil
 }
 
 // build reads block number from the source and turns it into rows.
@@ -108,6 +130,12 @@ func (ix *Indexer) build(ctx context.Context, number uint64) (*IndexedBlock, err
 	if err != nil {
 		return nil, err
 	}
+	if number == 0 {
+		if err := ix.addGenesisAccounts(ctx, ib); err != nil {
+			return nil, err
+		}
+	}
+	ix.buildTokens(ctx, ib) // indexer_tokens.go; adds token holders to Touched
 	addrs := touchedAddresses(ib)
 	after, err := ix.src.Balances(ctx, number, addrs)
 	if err != nil {
@@ -122,5 +150,43 @@ func (ix *Indexer) build(ctx context.Context, number uint64) (*IndexedBlock, err
 	for i := range ib.Touched {
 		ib.Touched[i].Before, ib.Touched[i].After = before[i], after[i]
 	}
+	if number == 0 {
+		dropEmpty(ib)
+	}
 	return ib, nil
+}
+
+// dropEmpty forgets the accounts of block 0 that hold nothing (system
+// accounts with only a nonce or storage): they are not holders.
+func dropEmpty(ib *IndexedBlock) {
+	kept := ib.Touched[:0]
+	for _, t := range ib.Touched {
+		if t.After.Sign() > 0 || t.Address == ib.Block.Miner {
+			kept = append(kept, t)
+		}
+	}
+	ib.Touched = kept
+}
+
+// addGenesisAccounts marks the genesis state's accounts as touched by block
+// 0 (when the source can list them), so their balances are recorded then.
+func (ix *Indexer) addGenesisAccounts(ctx context.Context, ib *IndexedBlock) error {
+	gs, ok := ix.src.(GenesisSource)
+	if !ok {
+		return nil
+	}
+	accts, err := gs.GenesisAccounts(ctx)
+	if err != nil {
+		return fmt.Errorf("genesis accounts: %w", err)
+	}
+	seen := make(map[common.Address]bool, len(ib.Touched))
+	for _, t := range ib.Touched {
+		seen[t.Address] = true
+	}
+	for _, a := range accts {
+		if !seen[a] {
+			ib.Touched = append(ib.Touched, Touched{Address: a})
+		}
+	}
+	return nil
 }

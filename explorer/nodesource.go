@@ -20,6 +20,7 @@ type NodeSource struct {
 	st      *store.Store
 	notify  chan struct{}
 	pending func() (pending, queued map[common.Address][]*types.Transaction)
+	tracer  Tracer // the node's, for raw traces and state changes (nodesource_traces.go)
 }
 
 // NewNodeSource reads st; pool, if not nil, lists the tx pool's content for
@@ -70,7 +71,11 @@ func (s *NodeSource) Block(_ context.Context, number uint64) (*SourceBlock, erro
 		}
 		senders[i] = from
 	}
-	return &SourceBlock{Block: b, Receipts: receipts, Senders: senders}, nil
+	internal, err := s.internalCalls(number, len(senders))
+	if err != nil {
+		return nil, err
+	}
+	return &SourceBlock{Block: b, Receipts: receipts, Senders: senders, Internal: internal}, nil
 }
 
 // Balances implements Source, reading the state the block committed.
@@ -88,6 +93,11 @@ func (s *NodeSource) Balances(_ context.Context, number uint64, addrs []common.A
 		out[i] = st.GetBalance(a).ToBig()
 	}
 	return out, nil
+}
+
+// GenesisAccounts implements GenesisSource.
+func (s *NodeSource) GenesisAccounts(context.Context) ([]common.Address, error) {
+	return s.st.GenesisAccounts()
 }
 
 // Pending implements Source: the pool's executable transactions, senders

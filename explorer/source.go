@@ -13,6 +13,7 @@ type SourceBlock struct {
 	Block    *types.Block
 	Receipts types.Receipts   // one per transaction, derived fields filled in
 	Senders  []common.Address // one per transaction
+	Internal [][]InternalCall // internal calls of each transaction; nil when none or not available
 }
 
 // PendingTx is a transaction waiting in the node's pool.
@@ -38,4 +39,11 @@ type Source interface {
 	// Pending lists the transactions waiting to be included; nil when the
 	// source cannot see a pool.
 	Pending() []PendingTx
+}
+
+// GenesisSource is a Source that can list the accounts of the genesis state,
+// so that funded accounts which never transact still count as holders and in
+// the total supply. Sources without it index block 0 like any other block.
+type GenesisSource interface {
+	GenesisAccounts(ctx context.Context) ([]common.Address, error)
 }

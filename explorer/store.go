@@ -14,11 +14,16 @@ var ErrNotFound = errors.New("not found")
 // IndexedBlock is everything one block adds to the explorer database. The
 // indexer builds it from a Source; Store.WriteBlocks applies it.
 type IndexedBlock struct {
-	Block    Block
-	Txs      []Tx
-	Logs     []Log
-	Touched  []Touched // every address the block touched, once each
-	Contract []Creation
+	Block       Block
+	Txs         []Tx
+	Logs        []Log
+	Touched     []Touched // every address the block touched, once each
+	Contract    []Creation
+	InternalTxs []InternalTx // internal transactions
+
+	// Tokens: the block's token transfers, and what calls told of its tokens.
+	TokenTransfers []TokenTransfer
+	Tokens         []TokenMeta
 }
 
 // Touched is an address a block touched and its coin balance before and
@@ -76,6 +81,9 @@ const (
 // concurrent. Lists are keyset-paged: each returns at most limit items after
 // the cursor, newest first.
 type Store interface {
+	InternalTxStore
+	TokenStore
+	ContractStore // verified contracts (store_contracts.go)
 	// IndexedHeight is the last block WriteBlocks recorded; ok is false
 	// before the first.
 	IndexedHeight(ctx context.Context) (height uint64, ok bool, err error)
@@ -130,6 +138,11 @@ type Store interface {
 
 	// Stats counts the chain; now is the time "today" is measured from.
 	Stats(ctx context.Context, nowUnix int64) (*Stats, error)
+	// RecentTips lists the priority fee per gas (effective price − base
+	// fee) of up to limit of the newest transactions of the last blocks
+	// blocks, newest first, with the newest block's base fee and time (nil
+	// and 0 before any block).
+	RecentTips(ctx context.Context, blocks, limit int) (tips []*big.Int, baseFee *big.Int, blockTime uint64, err error)
 
 	Close() error
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/big"
 	"sync"
-	"sync/atomic"
 
 	abci "github.com/cometbft/cometbft/abci/types"
 	"github.com/cometbft/cometbft/mempool"
@@ -26,8 +25,7 @@ import (
 // backend implements the RPC namespaces' Backend interfaces over the node's
 // store, pool and CometBFT.
 type backend struct {
-	n         *Node
-	syncStart atomic.Uint64 // 1 + the head when a block sync began; 0 = not syncing
+	n *Node
 
 	tipsOnce sync.Once
 	tips     *gasprice.Oracle // go-ethereum's gas price oracle over the chain
@@ -135,17 +133,8 @@ func (b *backend) Logs(ctx context.Context, q store.LogQuery) ([]*types.Log, err
 	return b.n.store.Logs(ctx, q)
 }
 
-// SyncStatus reports CometBFT's block sync: while it catches up, from the
-// app's head when it started to CometBFT's block store height.
-func (b *backend) SyncStatus() (bool, uint64, uint64, uint64) {
-	if !b.n.cmt.ConsensusReactor().WaitSync() {
-		b.syncStart.Store(0)
-		return false, 0, 0, 0
-	}
-	current := b.Head().Number.Uint64()
-	b.syncStart.CompareAndSwap(0, current+1)
-	return true, b.syncStart.Load() - 1, current, uint64(b.n.cmt.BlockStore().Height())
-}
+// SyncStatus reports CometBFT's block sync (see Node.syncStatus).
+func (b *backend) SyncStatus() (bool, uint64, uint64, uint64) { return b.n.syncStatus() }
 
 // Coinbase is the etherbase set with miner_setEtherbase, else the reward
 // address of this node's validator in the genesis.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	cmtcfg "github.com/cometbft/cometbft/config"
+	cmtcrypto "github.com/cometbft/cometbft/crypto"
 	"github.com/cometbft/cometbft/p2p"
 	"github.com/cometbft/cometbft/privval"
 	cmttypes "github.com/cometbft/cometbft/types"
@@ -31,6 +32,12 @@ type InitOptions struct {
 	// RewardAddress receives this validator's priority fees; nil = the
 	// validator's 20-byte CometBFT address.
 	RewardAddress *common.Address
+	// Operator operates the validator in the genesis staking section (the
+	// account that can edit it and owns its self-bond of 10·10^18, power
+	// 10); nil = the reward address.
+	Operator *common.Address
+	// UnbondingTime is app_state.staking.unbonding_time; 0 = 21 days.
+	UnbondingTime time.Duration
 	// Dev tunes consensus for a one-validator development chain: a block as
 	// soon as a transaction arrives, and an empty one every EmptyBlockInterval.
 	Dev                bool
@@ -54,23 +61,12 @@ func InitHome(opts InitOptions) error {
 	if Initialized(opts.Home) {
 		return fmt.Errorf("%s is already initialized (config/genesis.json exists)", opts.Home)
 	}
-	for _, dir := range []string{"config", "data"} {
-		if err := os.MkdirAll(filepath.Join(opts.Home, dir), 0o700); err != nil {
-			return err
-		}
-	}
 	cc := cmtcfg.DefaultConfig().SetRoot(opts.Home)
 	cc.Moniker = opts.Moniker
 	if opts.Dev {
 		tuneDev(cc, opts.EmptyBlockInterval)
 	}
-	cmtcfg.WriteConfigFile(filepath.Join(opts.Home, "config", "config.toml"), cc)
-
-	if _, err := p2p.LoadOrGenNodeKey(cc.NodeKeyFile()); err != nil {
-		return fmt.Errorf("node key: %w", err)
-	}
-	pv := privval.LoadOrGenFilePV(cc.PrivValidatorKeyFile(), cc.PrivValidatorStateFile())
-	pub, err := pv.GetPubKey()
+	pub, err := newHomeKeys(cc)
 	if err != nil {
 		return err
 	}
@@ -83,27 +79,18 @@ func InitHome(opts InitOptions) error {
 		ChainID: chainID,
 		Alloc:   opts.Alloc,
 		Rewards: rewards,
+		Staking: singleStaking(opts, pub.Bytes(), reward), // see staking.go
 	}), "", "  ")
 	if err != nil {
 		return err
 	}
-	doc := &cmttypes.GenesisDoc{
-		ChainID:         opts.ChainID,
-		GenesisTime:     cmttime.Now(),
-		InitialHeight:   1,
-		ConsensusParams: cmttypes.DefaultConsensusParams(),
-		Validators: []cmttypes.GenesisValidator{{
-			Address: pub.Address(),
-			PubKey:  pub,
-			Power:   10,
-			Name:    opts.Moniker,
-		}},
-		AppState: appState,
-	}
-	if err := doc.ValidateAndComplete(); err != nil {
-		return err
-	}
-	if err := doc.SaveAs(cc.GenesisFile()); err != nil {
+	err = saveGenesis(cc.GenesisFile(), opts.ChainID, appState, []cmttypes.GenesisValidator{{
+		Address: pub.Address(),
+		PubKey:  pub,
+		Power:   10,
+		Name:    opts.Moniker,
+	}})
+	if err != nil {
 		return err
 	}
 	cfg := DefaultConfig()
@@ -116,12 +103,48 @@ func InitHome(opts InitOptions) error {
 		// (--explorer.enable=false turns it off for one run).
 		cfg.Explorer.Enable = true
 	}
-	// The private namespaces' JWT secret, so that `emberd auth token` works
-	// before the first start.
-	if _, err := rpc.EnsureJWTSecret(filepath.Join(opts.Home, rpc.JWTSecretFile)); err != nil {
+	return writeAppFiles(opts.Home, cfg)
+}
+
+// newHomeKeys creates the config and data directories of cc's home,
+// writes config.toml, and makes the node key and the validator key.
+func newHomeKeys(cc *cmtcfg.Config) (cmtcrypto.PubKey, error) {
+	for _, dir := range []string{"config", "data"} {
+		if err := os.MkdirAll(filepath.Join(cc.RootDir, dir), 0o700); err != nil {
+			return nil, err
+		}
+	}
+	cmtcfg.WriteConfigFile(filepath.Join(cc.RootDir, "config", "config.toml"), cc)
+	if _, err := p2p.LoadOrGenNodeKey(cc.NodeKeyFile()); err != nil {
+		return nil, fmt.Errorf("node key: %w", err)
+	}
+	pv := privval.LoadOrGenFilePV(cc.PrivValidatorKeyFile(), cc.PrivValidatorStateFile())
+	return pv.GetPubKey()
+}
+
+// saveGenesis writes a CometBFT genesis starting now with Ember's app state.
+func saveGenesis(path, chainID string, appState json.RawMessage, validators []cmttypes.GenesisValidator) error {
+	doc := &cmttypes.GenesisDoc{
+		ChainID:         chainID,
+		GenesisTime:     cmttime.Now(),
+		InitialHeight:   1,
+		ConsensusParams: cmttypes.DefaultConsensusParams(),
+		Validators:      validators,
+		AppState:        appState,
+	}
+	if err := doc.ValidateAndComplete(); err != nil {
 		return err
 	}
-	return WriteConfig(opts.Home, cfg)
+	return doc.SaveAs(path)
+}
+
+// writeAppFiles writes app.toml and the private namespaces' JWT secret, so
+// that `emberd auth token` works before the first start.
+func writeAppFiles(home string, cfg Config) error {
+	if _, err := rpc.EnsureJWTSecret(filepath.Join(home, rpc.JWTSecretFile)); err != nil {
+		return err
+	}
+	return WriteConfig(home, cfg)
 }
 
 // tuneDev sets consensus for a single local validator: no wait after a

@@ -21,6 +21,7 @@ import (
 	"github.com/emberchain/ember/app"
 	explorerindex "github.com/emberchain/ember/explorer"
 	explorer "github.com/emberchain/ember/explorer/service"
+	"github.com/emberchain/ember/grpcapi"
 	"github.com/emberchain/ember/rest"
 	"github.com/emberchain/ember/rpc"
 	"github.com/emberchain/ember/rpc/debug"
@@ -49,6 +50,8 @@ type Overrides struct {
 	KeyringBackend   string // test or file
 	RESTEnable       *bool
 	RESTAddress      string
+	GRPCEnable       *bool
+	GRPCAddress      string
 	ExplorerEnable   *bool
 	ExplorerAddress  string
 	ExplorerDB       string
@@ -70,11 +73,15 @@ type Node struct {
 	cmt      *cmtnode.Node
 	rpc      *rpc.Server
 	rest     *rest.Server
+	grpc     *grpcapi.Server   // nil unless [grpc] enable
 	explorer *explorer.Service // nil unless [explorer] enable
 	filters  *filters.API
 	keys     *keys // the keyring eth_accounts, eth_sign* and personal serve
 
 	coinbase common.Address // this node's validator's reward address
+	// startHead is the app's head when CometBFT started: where a block sync
+	// (eth_syncing's startingBlock) begins.
+	startHead uint64
 
 	mempool *mempoolWorker // CometBFT mempool changes the app asks for
 	minGas  minGasPrice    // miner_setGasPrice's lock and whether a flag fixed the price
@@ -129,6 +136,7 @@ func New(home string, ov Overrides) (*Node, error) {
 		events: filters.NewEvents(),
 	}
 	n.app.SetMinTip(minTip)
+	n.app.SetChainID(doc.ChainID)
 	n.minGas.pinned = ov.MinGasPrices != ""
 	n.app.OnCommit(n.events.PublishBlock)
 	n.app.OnPendingTx(n.events.PublishPending)
@@ -159,6 +167,12 @@ func (ov Overrides) apply(cfg *Config, cc *cmtcfg.Config) {
 	}
 	if ov.RESTAddress != "" {
 		cfg.REST.Address = ov.RESTAddress
+	}
+	if ov.GRPCEnable != nil {
+		cfg.GRPC.Enable = *ov.GRPCEnable
+	}
+	if ov.GRPCAddress != "" {
+		cfg.GRPC.Address = ov.GRPCAddress
 	}
 	if ov.ExplorerEnable != nil {
 		cfg.Explorer.Enable = *ov.ExplorerEnable
@@ -224,6 +238,7 @@ func (n *Node) Start() error {
 	if err := n.startExplorer(); err != nil {
 		return err
 	}
+	n.startHead = n.store.Head().Number.Uint64()
 	n.startMempoolWorker(cmt.Mempool())
 	if err := cmt.Start(); err != nil {
 		n.mempool.stop()
@@ -244,6 +259,14 @@ func (n *Node) Start() error {
 			return err
 		}
 		n.rest = srv
+	}
+	if n.cfg.GRPC.Enable {
+		srv, err := grpcapi.Start(n.cfg.GRPC.Address, restBackend{n}, n.log.With("module", "grpc"))
+		if err != nil {
+			n.Stop()
+			return err
+		}
+		n.grpc = srv
 	}
 	head := n.store.Head()
 	n.log.Info("node started", "chain", n.genesis.ChainID, "height", head.Number, "hash", head.Hash(),
@@ -307,6 +330,9 @@ func (n *Node) Stop() {
 	if n.rest != nil {
 		n.rest.Stop()
 	}
+	if n.grpc != nil {
+		n.grpc.Stop()
+	}
 	if n.filters != nil {
 		n.filters.Close()
 	}
@@ -335,6 +361,8 @@ func (n *Node) startExplorer() error {
 		return nil
 	}
 	src := explorerindex.NewNodeSource(n.store, n.pool.Content)
+	src.SetTracer(newExplorerTracer(n))
+	n.app.CaptureInternalCalls(true) // internal transactions, stored with each block
 	n.app.OnCommit(src.Committed)
 	cfg := n.cfg.Explorer
 	if n.cfg.JSONRPC.Enable {

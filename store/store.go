@@ -121,9 +121,10 @@ func (s *Store) InitGenesis(g *core.Genesis) (*types.Block, error) {
 // CommitBlock makes block durable: first its state trie (which the caller has
 // already committed into the trie database), then in one synced batch its
 // header, body, receipts, tx lookups, log index, CometBFT hash mapping and
-// the new head.
+// the new head. calls, when given, are the internal call frames of each
+// transaction (see CallFrame), written in the same batch.
 // A crash between the two leaves the previous head intact.
-func (s *Store) CommitBlock(block *types.Block, receipts types.Receipts, cometHash []byte) error {
+func (s *Store) CommitBlock(block *types.Block, receipts types.Receipts, cometHash []byte, calls ...[]CallFrame) error {
 	if err := s.trie.Commit(block.Root(), false); err != nil {
 		return fmt.Errorf("commit state %x of block %d: %w", block.Root(), block.NumberU64(), err)
 	}
@@ -134,6 +135,9 @@ func (s *Store) CommitBlock(block *types.Block, receipts types.Receipts, cometHa
 	rawdb.WriteCanonicalHash(batch, hash, number)
 	rawdb.WriteTxLookupEntriesByBlock(batch, block)
 	writeCometHash(batch, number, cometHash)
+	if err := writeInternalCalls(batch, number, calls); err != nil {
+		return fmt.Errorf("internal calls of block %d: %w", number, err)
+	}
 	if err := writeLogIndex(batch, number, receipts); err != nil {
 		return fmt.Errorf("index logs of block %d: %w", number, err)
 	}

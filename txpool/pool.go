@@ -44,6 +44,12 @@ type Tx struct {
 	Sender common.Address
 	Key    Key
 	Raw    []byte // the bytes CometBFT knows it by, to resubmit a queued tx
+	// Native is the decoded native (Cosmos) transaction when Raw is one;
+	// Tx is then a stand-in that orders it among its sender's EVM
+	// transactions (nonce = sequence, gas, price = fee/gas, value = the rest
+	// of what it may spend). Native transactions count for the pending nonce
+	// and the sender's spending but are left out of Content (txpool_*).
+	Native any
 	status Status // guarded by the pool's lock
 	// seen is the pool's height when CheckTx last answered for this tx (a
 	// pending one is rechecked after every block while CometBFT holds it).
@@ -311,6 +317,9 @@ func (acc *account) nextPending(stateNonce uint64) uint64 {
 // split copies the pending and the queued transactions.
 func (acc *account) split() (pending, queued []*types.Transaction) {
 	for i, tx := range acc.txs {
+		if tx.Native != nil {
+			continue
+		}
 		if i < acc.pending {
 			pending = append(pending, tx.Tx)
 		} else {

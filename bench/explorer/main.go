@@ -24,6 +24,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"time"
@@ -42,8 +43,10 @@ func main() {
 		requests = flag.Int("requests", 1000, "measured requests per endpoint")
 		keep     = flag.Bool("keep", false, "keep the temporary SQLite database")
 		seed     = flag.Int64("seed", 1, "random seed of the synthetic chain")
+		cpuprof  = flag.String("cpuprofile", "", "write a CPU profile of the indexing phase to this file")
 	)
 	flag.Parse()
+	cpuProfile = *cpuprof
 	if *accounts == 0 {
 		*accounts = max(*txs/5, 100)
 	}
@@ -84,11 +87,16 @@ func run(blocks, txs, accounts int, dsn string, requests int, keep bool, seed in
 
 	src := newSynthSource(blocks, txs, accounts, seed)
 	ix := explorer.NewIndexer(src, st, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	stop, err := startProfile(cpuProfile)
+	if err != nil {
+		return err
+	}
 	t0 := time.Now()
 	if err := ix.CatchUp(ctx); err != nil {
 		return err
 	}
 	total := time.Since(t0)
+	stop()
 	store := total - src.spent
 	fmt.Printf("indexing   %d blocks, %d txs in %.1f s: %.0f blocks/s, %.0f txs/s\n", blocks, txs, total.Seconds(),
 		float64(blocks)/total.Seconds(), float64(txs)/total.Seconds())
@@ -98,6 +106,26 @@ func run(blocks, txs, accounts int, dsn string, requests int, keep bool, seed in
 		fmt.Printf("database   %.0f MB\n\n", float64(fi.Size())/1e6)
 	}
 	return measureAPI(st, ix, src, requests, seed)
+}
+
+// cpuProfile is the -cpuprofile file ("" = none).
+var cpuProfile string
+
+// startProfile profiles the CPU into path until the returned stop is
+// called; with no path it does nothing.
+func startProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // measureAPI serves the store on a loopback port and times each endpoint

@@ -74,7 +74,7 @@ func emberArgs(cmd, home, port string) []string {
 		"--rest.address", "127.0.0.1:" + peer.FreePort(),
 		// Dev homes run the explorer; the comparison with anvil/geth is of
 		// the node alone, so it is off here.
-		"--explorer.enable=false", "--explorer.address", "127.0.0.1:" + peer.FreePort(),
+		"--explorer.enable=false", "--grpc.enable=false", "--explorer.address", "127.0.0.1:" + peer.FreePort(),
 		"--json-rpc.api", "eth,net,web3,debug",
 		"--rpc.laddr", "tcp://127.0.0.1:" + peer.FreePort(), "--p2p.laddr", "tcp://127.0.0.1:" + peer.FreePort(),
 		"--log-level", "warn"}

@@ -36,6 +36,7 @@ func devCmd() *cobra.Command {
 		n        int
 		balance  string
 		interval time.Duration
+		unbond   time.Duration
 		flags    nodeFlags
 	)
 	cmd := &cobra.Command{
@@ -77,6 +78,7 @@ or 'emberd start --home DIR' continue that chain. --chain-id, --accounts, --mnem
 				err := node.InitHome(node.InitOptions{
 					Home: home, Moniker: "ember-dev", ChainID: chainID,
 					Alloc: node.FundAll(addresses(keys), bal), Dev: true, EmptyBlockInterval: interval,
+					Operator: devOperator(keys), UnbondingTime: unbond,
 				})
 				if err != nil {
 					return err
@@ -109,6 +111,7 @@ or 'emberd start --home DIR' continue that chain. --chain-id, --accounts, --mnem
 	fs.IntVar(&n, "accounts", 10, "number of prefunded accounts")
 	fs.StringVar(&balance, "balance", new(big.Int).Mul(big.NewInt(10_000), big.NewInt(params.Ether)).String(), "balance of each prefunded account, in wei")
 	fs.DurationVar(&interval, "empty-block-interval", 10*time.Second, "make an empty block after this long without transactions (0: never)")
+	fs.DurationVar(&unbond, "unbonding-time", 0, "unbonding time of a new dev chain's staking (app_state.staking.unbonding_time; 0: 21 days)")
 	flags.register(cmd)
 	return cmd
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -9,9 +10,12 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sort"
 	"syscall"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/spf13/cobra"
 
 	"github.com/emberchain/ember/app"
@@ -27,6 +31,8 @@ import (
 func explorerCmd() *cobra.Command {
 	var (
 		home, rpcURL, db, addr, prefix, logLevel string
+		ipfsGateway, genesisFile                 string
+		solc                                     string
 	)
 	cmd := &cobra.Command{
 		Use:   "explorer --rpc URL",
@@ -46,7 +52,13 @@ is polled every second. The index resumes where it stopped.`,
 			if err != nil {
 				return err
 			}
-			return runExplorer(rpcURL, service.Config{Enable: true, Address: addr, DB: db}, home, prefix, log)
+			var genesis []common.Address
+			if genesisFile != "" {
+				if genesis, err = genesisAccounts(genesisFile); err != nil {
+					return err
+				}
+			}
+			return runExplorer(rpcURL, service.Config{Enable: true, Address: addr, DB: db, IPFSGateway: ipfsGateway, Solc: solc}, home, prefix, genesis, log)
 		},
 	}
 	fs := cmd.Flags()
@@ -54,13 +66,16 @@ is polled every second. The index resumes where it stopped.`,
 	fs.StringVar(&home, "home", defaultHome(), "directory of the default SQLite database (<home>/data/explorer.db)")
 	fs.StringVar(&db, "explorer.db", "", "explorer database: a postgres:// DSN, or empty for SQLite at <home>/data/explorer.db")
 	fs.StringVar(&addr, "explorer.address", service.DefaultConfig().Address, "explorer API listen address")
+	fs.StringVar(&solc, "explorer.solc", "", "solc (or solcjs) binary contract verification compiles with for partial matches; empty = metadata full matches only")
+	fs.StringVar(&ipfsGateway, "explorer.ipfs-gateway", explorer.DefaultIPFSGateway, "HTTP gateway NFT metadata at ipfs:// URIs is fetched through")
 	fs.StringVar(&prefix, "bech32-prefix", app.DefaultPrefix, "bech32 prefix of the chain's addresses, accepted by search and address endpoints")
+	fs.StringVar(&genesisFile, "genesis", "", "the chain's genesis file (Ember/CometBFT genesis.json or a go-ethereum genesis with alloc): its funded accounts are indexed at block 0")
 	fs.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	return cmd
 }
 
 // runExplorer indexes and serves until SIGINT or SIGTERM.
-func runExplorer(rpcURL string, cfg service.Config, home, prefix string, log *slog.Logger) error {
+func runExplorer(rpcURL string, cfg service.Config, home, prefix string, genesis []common.Address, log *slog.Logger) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	src, err := rpcsource.Dial(ctx, rpcURL, log.With("module", "rpcsource"))
@@ -68,6 +83,7 @@ func runExplorer(rpcURL string, cfg service.Config, home, prefix string, log *sl
 		return err
 	}
 	defer src.Close()
+	src.SetGenesisAccounts(genesis)
 	if cfg.DB == "" {
 		cfg.DB = filepath.Join(home, "data", "explorer.db")
 	}
@@ -87,6 +103,48 @@ func runExplorer(rpcURL string, cfg service.Config, home, prefix string, log *sl
 	<-sig
 	svc.Stop()
 	return nil
+}
+
+// genesisAccounts reads the accounts a genesis file funds: an Ember
+// (CometBFT) genesis.json — its allocation plus the app's system accounts —
+// or a go-ethereum genesis ({"alloc": …}).
+func genesisAccounts(path string) ([]common.Address, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--genesis: %w", err)
+	}
+	var doc struct {
+		ChainID  string             `json:"chain_id"`
+		AppState json.RawMessage    `json:"app_state"`
+		Alloc    types.GenesisAlloc `json:"alloc"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, fmt.Errorf("--genesis %s: %w", path, err)
+	}
+	alloc := doc.Alloc
+	if len(doc.AppState) > 0 {
+		gs, err := app.ParseAppState(doc.AppState, doc.ChainID)
+		if err != nil {
+			return nil, fmt.Errorf("--genesis %s: %w", path, err)
+		}
+		alloc = gs.EVM.Alloc
+		// The app funds some accounts of its own at genesis (the bonded
+		// pool); the indexer keeps those holding a balance at block 0.
+		for _, a := range app.SystemAccounts() {
+			if _, ok := alloc[a]; !ok {
+				alloc[a] = types.Account{}
+			}
+		}
+	}
+	if alloc == nil {
+		return nil, fmt.Errorf("--genesis %s: neither app_state (Ember genesis) nor alloc (go-ethereum genesis) found", path)
+	}
+	out := make([]common.Address, 0, len(alloc))
+	for a := range alloc {
+		out = append(out, a)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Cmp(out[j]) < 0 })
+	return out, nil
 }
 
 // sameChain refuses a database that already indexes another chain: its

@@ -30,6 +30,8 @@ type nodeFlags struct {
 	minGas       string
 	restOn       bool
 	restAddr     string
+	grpcOn       bool
+	grpcAddr     string
 	keyring      string
 	explorerOn   bool
 	explorerAddr string
@@ -46,6 +48,8 @@ func (f *nodeFlags) register(cmd *cobra.Command) {
 	fs.StringVar(&f.p2pLaddr, "p2p.laddr", "", "CometBFT P2P listen address (default from config.toml: tcp://0.0.0.0:26656)")
 	fs.BoolVar(&f.restOn, "rest.enable", true, "serve the native (Cosmos-style) REST endpoints")
 	fs.StringVar(&f.restAddr, "rest.address", "", "native REST listen address (default from app.toml: 127.0.0.1:1317)")
+	fs.BoolVar(&f.grpcOn, "grpc.enable", true, "serve the Cosmos gRPC query services (auth, bank) with reflection (default from app.toml [grpc] enable: true)")
+	fs.StringVar(&f.grpcAddr, "grpc.address", "", "gRPC listen address (default from app.toml: 127.0.0.1:9090)")
 	fs.BoolVar(&f.explorerOn, "explorer.enable", false, "index the chain and serve the Blockscout-compatible explorer API (default from app.toml [explorer] enable: false)")
 	fs.StringVar(&f.explorerAddr, "explorer.address", "", "explorer API listen address (default from app.toml: 127.0.0.1:4000)")
 	fs.StringVar(&f.explorerDB, "explorer.db", "", "explorer database: a postgres:// DSN, or empty for SQLite at <home>/data/explorer.db")
@@ -63,6 +67,7 @@ func (f *nodeFlags) overrides(cmd *cobra.Command) node.Overrides {
 		LogLevel:         f.logLevel,
 		MinGasPrices:     f.minGas,
 		RESTAddress:      f.restAddr,
+		GRPCAddress:      f.grpcAddr,
 		KeyringBackend:   f.keyring,
 		ExplorerAddress:  f.explorerAddr,
 		ExplorerDB:       f.explorerDB,
@@ -72,6 +77,9 @@ func (f *nodeFlags) overrides(cmd *cobra.Command) node.Overrides {
 	}
 	if cmd.Flags().Changed("rest.enable") {
 		ov.RESTEnable = &f.restOn
+	}
+	if cmd.Flags().Changed("grpc.enable") {
+		ov.GRPCEnable = &f.grpcOn
 	}
 	if cmd.Flags().Changed("json-rpc.enable") {
 		ov.JSONRPCEnable = &f.enable

@@ -28,5 +28,7 @@ func rootCmd() *cobra.Command {
 	root.AddCommand(debugCmd())
 	root.AddCommand(authCmd())
 	root.AddCommand(explorerCmd())
+	root.AddCommand(txCmd())
+	root.AddCommand(testnetCmd())
 	return root
 }

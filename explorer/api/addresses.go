@@ -19,7 +19,11 @@ func (h *handlers) address(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return addressJSON(a, hasLogs), nil
+	o := addressJSON(a, hasLogs)
+	if err := h.addContractFields(r.Context(), a, o); err != nil { // contracts.go
+		return nil, err
+	}
+	return o, h.addTokenFields(r.Context(), addr, o) // tokens.go
 }
 
 // addressTxs lists the transactions an address sent, received or created,
@@ -29,15 +33,9 @@ func (h *handlers) addressTxs(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	side := explorer.AnySide
-	switch f := r.URL.Query().Get("filter"); f {
-	case "":
-	case "from":
-		side = explorer.FromSide
-	case "to":
-		side = explorer.ToSide
-	default:
-		return nil, invalid("Invalid filter: " + f)
+	side, err := r.sideFilter()
+	if err != nil {
+		return nil, err
 	}
 	after, err := r.txCursor()
 	if err != nil {
@@ -63,9 +61,13 @@ func (h *handlers) addressCounters(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	transfers, err := h.b.Store.CountTokenTransfers(r.Context(), explorer.TransferFilter{Address: &addr})
+	if err != nil {
+		return nil, err
+	}
 	return obj{
 		"transactions_count":    u64(a.TxCount),
-		"token_transfers_count": "0", // token transfers are not indexed yet
+		"token_transfers_count": u64(transfers),
 		"gas_usage_count":       u64(a.GasUsed),
 		"validations_count":     u64(a.BlocksValidated),
 	}, nil

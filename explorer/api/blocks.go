@@ -50,6 +50,9 @@ func (h *handlers) block(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := h.blockInternalCount(r.Context(), items[0], b.Number); err != nil { // internal.go
+		return nil, err
+	}
 	return items[0], nil
 }
 

@@ -53,7 +53,10 @@ func (h *handlers) txItems(ctx context.Context, txs []explorer.Tx) ([]obj, error
 	for i := range txs {
 		items[i] = txJSON(&txs[i], head, c)
 	}
-	return items, nil
+	if err := h.decodeTxs(ctx, txs, items); err != nil { // decode.go
+		return nil, err
+	}
+	return items, h.fillTxTokenTransfers(ctx, txs, items) // tokens.go
 }
 
 // txPage renders a keyset page of transactions ordered by (block, index)
@@ -131,6 +134,9 @@ func (h *handlers) logPage(r *request, logs []explorer.Log) (*page, error) {
 	p := &page{Items: make([]obj, len(logs))}
 	for i := range logs {
 		p.Items[i] = logJSON(&logs[i], c)
+	}
+	if err := h.decodeLogs(r.Context(), logs, p.Items); err != nil { // decode.go
+		return nil, err
 	}
 	return p, nil
 }

@@ -151,3 +151,18 @@ func (h *handlers) holderCursor(r *request) (explorer.HolderCursor, error) {
 
 // weiDigits is the length of the largest uint256 in decimal.
 const weiDigits = 78
+
+// sideFilter reads filter=from|to of an address's lists: the side the
+// address took (any side when absent).
+func (r *request) sideFilter() (explorer.AddressFilter, error) {
+	switch f := r.URL.Query().Get("filter"); f {
+	case "":
+		return explorer.AnySide, nil
+	case "from":
+		return explorer.FromSide, nil
+	case "to":
+		return explorer.ToSide, nil
+	default:
+		return explorer.AnySide, invalid("Invalid filter: " + f)
+	}
+}

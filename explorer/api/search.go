@@ -83,6 +83,11 @@ func (h *handlers) search(r *request) (any, error) {
 	if hit != nil {
 		p.Items = append(p.Items, hit.item)
 	}
+	tokens, err := h.tokenSearch(r.Context(), strings.TrimSpace(r.URL.Query().Get("q"))) // tokens.go
+	if err != nil {
+		return nil, err
+	}
+	p.Items = append(p.Items, tokens...)
 	return p, nil
 }
 

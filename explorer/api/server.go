@@ -30,6 +30,18 @@ type Backend struct {
 	// JSONRPCURL is the chain's JSON-RPC endpoint that /config/json-rpc-url
 	// tells wallets; "" answers null.
 	JSONRPCURL string
+	// RefetchMetadata wakes the NFT metadata fetcher after an instance was
+	// queued again; nil when none runs.
+	RefetchMetadata func()
+	// Tracer re-executes transactions for raw traces and state changes;
+	// nil when the source cannot (those endpoints then answer empty).
+	Tracer explorer.Tracer
+	// Chain reads code and storage and runs calls at the head, for
+	// verification, proxies and token facts; nil when the source cannot.
+	Chain explorer.ChainReader
+	// Solc is the solc binary ([explorer] solc) verification compiles with
+	// for partial matches; "" = metadata matches only.
+	Solc string
 }
 
 // PageSize is Blockscout's page length.
@@ -117,16 +129,26 @@ func Handler(b *Backend, log *slog.Logger) http.Handler {
 		"/api/v1/{layer}/blob":                                 h.dataAvailability,
 		"/api/v1/{layer}/l2BatchMetadata":                      h.dataAvailability,
 		"/proxy/account-abstraction/status":                    h.accountAbstraction,
+
+		"/api/v2/internal-transactions":                     h.internalTxs,
+		"/api/v2/transactions/{hash}/internal-transactions": h.txInternalTxs,
+		"/api/v2/blocks/{id}/internal-transactions":         h.blockInternalTxs,
+		"/api/v2/transactions/{hash}/raw-trace":             h.rawTrace,
+		"/api/v2/transactions/{hash}/state-changes":         h.stateChanges,
+		"/api/v2/addresses/{hash}/internal-transactions":    h.addressInternalTxs,
+		"/api/v2/addresses/{hash}/tabs-counters":            h.addressTabsCounters,
 	}
 	for path, fn := range routes {
 		mux.Handle("GET "+path, h.serve(fn))
 	}
+	h.tokenRoutes(mux) // tokens.go
+	h.contractRoutes(mux)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, message("Not found"))
 	})
 	return cors.New(cors.Options{
 		AllowedOrigins: []string{"*"},
-		AllowedMethods: []string{http.MethodGet, http.MethodHead, http.MethodOptions},
+		AllowedMethods: []string{http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodPatch, http.MethodPost},
 		AllowedHeaders: []string{"*"},
 	}).Handler(mux)
 }

@@ -10,6 +10,10 @@ func (h *handlers) stats(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	prices, pricedAt, err := h.gasPrices(r.Context(), st.AvgBlockMilli)
+	if err != nil {
+		return nil, err
+	}
 	return obj{
 		"total_blocks":                   u64(st.Blocks),
 		"total_addresses":                u64(st.Addresses),
@@ -21,9 +25,9 @@ func (h *handlers) stats(r *request) (any, error) {
 		"total_gas_used":                 u64(st.GasUsed),
 		"transactions_today":             u64(st.TxsToday),
 		"gas_used_today":                 u64(st.GasUsedToday),
-		"gas_prices":                     nil, // no gas oracle yet
-		"gas_price_updated_at":           nil,
-		"gas_prices_update_in":           0,
+		"gas_prices":                     prices,
+		"gas_price_updated_at":           pricedAt,
+		"gas_prices_update_in":           0, // computed on each request
 		"static_gas_price":               nil,
 		"market_cap":                     nil,
 		"network_utilization_percentage": st.Utilization,

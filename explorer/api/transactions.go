@@ -56,7 +56,7 @@ func (h *handlers) pendingTxs(r *request) (any, error) {
 	for _, tx := range pending {
 		p.Items = append(p.Items, pendingTxJSON(tx, c))
 	}
-	return p, nil
+	return p, h.decodePending(r.Context(), pending, p.Items) // decode.go
 }
 
 func (h *handlers) tx(r *request) (any, error) {
@@ -70,6 +70,9 @@ func (h *handlers) tx(r *request) (any, error) {
 	}
 	items, err := h.txItems(r.Context(), []explorer.Tx{*t})
 	if err != nil {
+		return nil, err
+	}
+	if err := h.hasInternalErrors(r.Context(), items, []common.Hash{t.Hash}); err != nil { // internal.go
 		return nil, err
 	}
 	return items[0], nil

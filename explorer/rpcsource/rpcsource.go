@@ -44,6 +44,8 @@ type Source struct {
 	mu               sync.Mutex
 	noBlockReceipts  bool // the server lacks eth_getBlockReceipts
 	warnedNoReceipts bool
+	tracing          traceState       // traces.go
+	genesis          []common.Address // genesis.go
 }
 
 var _ explorer.Source = (*Source)(nil)
@@ -198,7 +200,11 @@ func (s *Source) Block(ctx context.Context, number uint64) (*explorer.SourceBloc
 	if err != nil {
 		return nil, fmt.Errorf("block %d: %w", number, err)
 	}
-	return &explorer.SourceBlock{Block: b, Receipts: receipts, Senders: senders}, nil
+	internal, err := s.internalCalls(ctx, b) // traces.go
+	if err != nil {
+		return nil, fmt.Errorf("block %d: %w", number, err)
+	}
+	return &explorer.SourceBlock{Block: b, Receipts: receipts, Senders: senders, Internal: internal}, nil
 }
 
 // decodeBlock rebuilds the block and checks that its header hashes to the

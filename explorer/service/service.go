@@ -23,10 +23,19 @@ type Config struct {
 	// (/api/v2/config/json-rpc-url); set by whoever starts the service, not
 	// from app.toml.
 	JSONRPCURL string `toml:"-"`
+	// IPFSGateway is the HTTP gateway NFT metadata at ipfs:// URIs is
+	// fetched through ("" = https://ipfs.io/ipfs/).
+	IPFSGateway string `toml:"ipfs-gateway"`
+	// Solc is a solc binary (or solc-js's solcjs) contract verification
+	// compiles with when the metadata hash does not match, for partial
+	// matches; "" = full matches from metadata only.
+	Solc string `toml:"solc"`
 }
 
 // DefaultConfig leaves the explorer off, listening on 127.0.0.1:4000 when on.
-func DefaultConfig() Config { return Config{Address: "127.0.0.1:4000"} }
+func DefaultConfig() Config {
+	return Config{Address: "127.0.0.1:4000", IPFSGateway: explorer.DefaultIPFSGateway}
+}
 
 // Service is a running explorer.
 type Service struct {
@@ -49,7 +58,9 @@ func Start(cfg Config, home string, src explorer.Source, prefix string, log *slo
 		return nil, err
 	}
 	ix := explorer.NewIndexer(src, st, log.With("part", "indexer"))
-	srv, err := api.Start(cfg.Address, &api.Backend{Store: st, Status: ix.Status, Prefix: prefix, Pending: src.Pending, JSONRPCURL: cfg.JSONRPCURL}, log)
+	meta := startMetadata(st, src, cfg.IPFSGateway, log) // service_tokens.go
+	srv, err := api.Start(cfg.Address, &api.Backend{Store: st, Status: ix.Status, Prefix: prefix, Pending: src.Pending, JSONRPCURL: cfg.JSONRPCURL,
+		RefetchMetadata: meta.wake, Tracer: tracerOf(src), Chain: chainReaderOf(src), Solc: cfg.Solc}, log)
 	if err != nil {
 		st.Close()
 		return nil, err
@@ -61,6 +72,7 @@ func Start(cfg Config, home string, src explorer.Source, prefix string, log *slo
 		defer s.wg.Done()
 		ix.Run(ctx)
 	}()
+	meta.run(ctx, &s.wg)
 	return s, nil
 }
 

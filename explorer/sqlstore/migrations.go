@@ -116,6 +116,9 @@ CREATE TABLE counters (
 	value BIGINT NOT NULL
 );
 `,
+	tokensMigration,      // tokens, token transfers, holders, NFT instances (migrations_tokens.go)
+	internalTxsMigration, // internal transactions (migrations_internal.go)
+	contractsMigration,   // verified contracts and their sources (migrations_contracts.go)
 }
 
 // migrate brings the schema up to date.

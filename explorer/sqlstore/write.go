@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -56,7 +57,8 @@ func (s *Store) WriteBlocks(ctx context.Context, blocks []*explorer.IndexedBlock
 		if err != nil {
 			return err
 		}
-		w := &writer{ctx: ctx, tx: tx, s: s}
+		w := newWriter(ctx, tx, s)
+		defer w.closeStmts()
 		for _, b := range blocks {
 			n := b.Block.Number
 			if ok && n <= height {
@@ -68,10 +70,22 @@ func (s *Store) WriteBlocks(ctx context.Context, blocks []*explorer.IndexedBlock
 			if err := w.block(b); err != nil {
 				return fmt.Errorf("index block %d: %w", n, err)
 			}
+			if err := w.tokens(b); err != nil { // write_tokens.go
+				return fmt.Errorf("index block %d tokens: %w", n, err)
+			}
+			if err := w.internalTxs(b); err != nil { // write_internal.go
+				return fmt.Errorf("index block %d internal transactions: %w", n, err)
+			}
+			if err := w.crashPoint(n); err != nil { // crash.go: tests only
+				return err
+			}
 			height, ok = n, true
 		}
 		if !ok {
 			return nil
+		}
+		if err := w.flush(); err != nil {
+			return err
 		}
 		if err := w.setCounter(ctrHeight, height); err != nil {
 			return err
@@ -87,10 +101,135 @@ type writer struct {
 	s   *Store
 
 	txs, newAddrs, gasUsed uint64 // added by this batch
+
+	// addrs are the batch's address rows, in first-touch order, and
+	// creations the contracts it created; see flushAddresses.
+	addrs     map[common.Address]*addrRow
+	addrOrder []common.Address
+	creations []explorer.Creation
+
+	// Rows of the plain inserts, written as multi-row statements.
+	blockRows, txRows, addrTxRows, logRows, coinRows rowBuffer
+
+	// stmts holds each statement prepared once per batch: parsing the SQL
+	// again for every row was a quarter of SQLite's indexing time.
+	stmts map[string]*sql.Stmt
+}
+
+func newWriter(ctx context.Context, tx *sql.Tx, s *Store) *writer {
+	return &writer{
+		ctx: ctx, tx: tx, s: s,
+		blockRows: newRowBuffer(`INSERT INTO blocks (number, hash, parent_hash, miner, timestamp, gas_used, gas_limit,
+			base_fee, size, tx_count, state_root, extra_data, nonce, difficulty, burnt_fees, priority_fee, tx_fees)`, 17),
+		txRows: newRowBuffer(`INSERT INTO transactions (hash, block_number, tx_index, block_hash, timestamp, from_addr,
+			to_addr, created_contract, value, gas, gas_used, gas_price, max_fee, max_tip, base_fee, nonce, type, status,
+			input, method_id, fee, burnt_fee)`, 22),
+		addrTxRows: newRowBuffer(`INSERT INTO address_txs (address, block_number, tx_index, sent, received)`, 5),
+		logRows: newRowBuffer(`INSERT INTO logs (block_number, log_index, block_hash, tx_hash, tx_index, address,
+			topic0, topic1, topic2, topic3, data)`, 11),
+		coinRows: newRowBuffer(`INSERT INTO coin_balances (address, block_number, value, delta, tx_hash)`, 5),
+		addrs:    map[common.Address]*addrRow{},
+		stmts:    map[string]*sql.Stmt{},
+	}
+}
+
+// rowBuffer collects the rows of one INSERT so that they are written a few
+// hundred per statement instead of one.
+type rowBuffer struct {
+	insert string // INSERT INTO t (columns)
+	cols   int
+	args   []any
+}
+
+// stmtParams bounds one statement's parameters, well below SQLite's 32,766
+// and PostgreSQL's 65,535.
+const stmtParams = 8000
+
+func newRowBuffer(insert string, cols int) rowBuffer {
+	return rowBuffer{insert: insert, cols: cols}
+}
+
+// insert adds one row (len(args) == b.cols) to b, writing b when full.
+func (w *writer) insert(b *rowBuffer, args ...any) error {
+	if len(args) != b.cols {
+		return fmt.Errorf("insert: %d values for %d columns", len(args), b.cols)
+	}
+	b.args = append(b.args, args...)
+	if len(b.args)+b.cols > stmtParams {
+		return w.flushRows(b)
+	}
+	return nil
+}
+
+// execRows runs prefix + "(?, …), (?, …)" + suffix for rows (each the
+// same number of columns) in as few statements as stmtParams allows. For
+// inserts whose rows come in varying numbers per block; rowBuffer is for
+// those written once per batch.
+func (w *writer) execRows(prefix string, rows [][]any, suffix string) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	cols := len(rows[0])
+	per := max(1, stmtParams/cols)
+	for start := 0; start < len(rows); start += per {
+		chunk := rows[start:min(len(rows), start+per)]
+		args := make([]any, 0, len(chunk)*cols)
+		for _, r := range chunk {
+			args = append(args, r...)
+		}
+		q := prefix + placeholders(len(chunk), cols) + suffix
+		if _, err := w.tx.ExecContext(w.ctx, w.s.d.rebind(q), args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// flushRows writes b's rows in one statement.
+func (w *writer) flushRows(b *rowBuffer) error {
+	if len(b.args) == 0 {
+		return nil
+	}
+	err := w.exec(b.insert+` VALUES `+placeholders(len(b.args)/b.cols, b.cols), b.args...)
+	b.args = b.args[:0]
+	return err
+}
+
+// flush writes what the batch still holds in memory: the buffered rows,
+// then the address rows.
+func (w *writer) flush() error {
+	for _, b := range []*rowBuffer{&w.blockRows, &w.txRows, &w.addrTxRows, &w.logRows, &w.coinRows} {
+		if err := w.flushRows(b); err != nil {
+			return err
+		}
+	}
+	return w.flushAddresses()
+}
+
+func (w *writer) stmt(q string) (*sql.Stmt, error) {
+	if st, ok := w.stmts[q]; ok {
+		return st, nil
+	}
+	st, err := w.tx.PrepareContext(w.ctx, w.s.d.rebind(q))
+	if err != nil {
+		return nil, err
+	}
+	w.stmts[q] = st
+	return st, nil
+}
+
+func (w *writer) closeStmts() {
+	for _, st := range w.stmts {
+		_ = st.Close()
+	}
 }
 
 func (w *writer) exec(q string, args ...any) error {
-	_, err := w.tx.ExecContext(w.ctx, w.s.d.rebind(q), args...)
+	st, err := w.stmt(q)
+	if err != nil {
+		return err
+	}
+	_, err = st.ExecContext(w.ctx, args...)
 	return err
 }
 
@@ -122,9 +261,7 @@ func (w *writer) block(b *explorer.IndexedBlock) error {
 		return err
 	}
 	k := &b.Block
-	err := w.exec(`INSERT INTO blocks (number, hash, parent_hash, miner, timestamp, gas_used, gas_limit, base_fee, size,
-		tx_count, state_root, extra_data, nonce, difficulty, burnt_fees, priority_fee, tx_fees)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	err := w.insert(&w.blockRows,
 		int64(k.Number), key(k.Hash[:]), key(k.ParentHash[:]), addrKey(k.Miner), int64(k.Time), int64(k.GasUsed),
 		int64(k.GasLimit), w.wei(k.BaseFee), int64(k.Size), k.TxCount, key(k.StateRoot[:]), nonNil(k.ExtraData),
 		fmt.Sprintf("0x%016x", k.Nonce), w.wei(k.Difficulty), w.wei(k.BurntFees), w.wei(k.PriorityFee), w.wei(k.TxFees))
@@ -164,10 +301,7 @@ func (w *writer) transaction(t *explorer.Tx) error {
 	if m := t.MethodID(); m != "" {
 		method = m
 	}
-	err := w.exec(`INSERT INTO transactions (hash, block_number, tx_index, block_hash, timestamp, from_addr, to_addr,
-		created_contract, value, gas, gas_used, gas_price, max_fee, max_tip, base_fee, nonce, type, status, input,
-		method_id, fee, burnt_fee)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	err := w.insert(&w.txRows,
 		key(t.Hash[:]), int64(t.BlockNumber), t.Index, key(t.BlockHash[:]), int64(t.Time), addrKey(t.From),
 		optAddr(t.To), optAddr(t.Created), w.wei(t.Value), int64(t.Gas), int64(t.GasUsed), w.wei(t.GasPrice),
 		w.wei(t.MaxFee), w.wei(t.MaxTip), w.wei(t.BaseFee), int64(t.Nonce), int(t.Type), int(t.Status),
@@ -187,7 +321,7 @@ func (w *writer) transaction(t *explorer.Tx) error {
 		}
 	}
 	for a, s := range sides {
-		if err := w.exec(`INSERT INTO address_txs (address, block_number, tx_index, sent, received) VALUES (?, ?, ?, ?, ?)`,
+		if err := w.insert(&w.addrTxRows,
 			addrKey(a), int64(t.BlockNumber), t.Index, s[0], s[1]); err != nil {
 			return err
 		}
@@ -202,8 +336,7 @@ func (w *writer) log(l *explorer.Log) error {
 			topics[i] = key(l.Topics[i][:])
 		}
 	}
-	return w.exec(`INSERT INTO logs (block_number, log_index, block_hash, tx_hash, tx_index, address, topic0, topic1,
-		topic2, topic3, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	return w.insert(&w.logRows,
 		int64(l.BlockNumber), int64(l.Index), key(l.BlockHash[:]), key(l.TxHash[:]), int64(l.TxIndex),
 		addrKey(l.Address), topics[0], topics[1], topics[2], topics[3], nonNil(l.Data))
 }
@@ -236,8 +369,18 @@ func blockActivity(b *explorer.IndexedBlock) map[common.Address]*activity {
 	return acts
 }
 
-// addresses upserts every address the block touched and records the balance
-// changes.
+// addrRow is what a batch adds to one address row: the newest balance, the
+// blocks it was first and last seen in, and its activity, summed so that an
+// address the batch touches in many blocks is written once.
+type addrRow struct {
+	balance     *big.Int
+	first, last int64
+	act         activity
+}
+
+// addresses records the balance changes of every address the block touched
+// and folds the block into the batch's address rows (written by
+// flushAddresses at the end of the batch).
 func (w *writer) addresses(b *explorer.IndexedBlock) error {
 	acts := blockActivity(b)
 	n := int64(b.Block.Number)
@@ -245,26 +388,17 @@ func (w *writer) addresses(b *explorer.IndexedBlock) error {
 		if t.After == nil || t.Before == nil {
 			return fmt.Errorf("address %s: balance missing", t.Address.Hex())
 		}
-		act := acts[t.Address]
-		if act == nil {
-			act = &activity{}
+		row := w.addrs[t.Address]
+		if row == nil {
+			row = &addrRow{first: n}
+			w.addrs[t.Address] = row
+			w.addrOrder = append(w.addrOrder, t.Address)
 		}
-		isNew, err := w.isNewAddress(t.Address)
-		if err != nil {
-			return err
-		}
-		if isNew {
-			w.newAddrs++
-		}
-		err = w.exec(`INSERT INTO addresses (hash, balance, balance_block, first_seen, last_seen, tx_count, gas_used,
-			blocks_validated, is_contract) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)
-			ON CONFLICT (hash) DO UPDATE SET balance = excluded.balance, balance_block = excluded.balance_block,
-			last_seen = excluded.last_seen, tx_count = addresses.tx_count + excluded.tx_count,
-			gas_used = addresses.gas_used + excluded.gas_used,
-			blocks_validated = addresses.blocks_validated + excluded.blocks_validated`,
-			addrKey(t.Address), w.wei(t.After), n, n, n, int64(act.txs), int64(act.gasUsed), int64(act.validated))
-		if err != nil {
-			return err
+		row.balance, row.last = t.After, n
+		if act := acts[t.Address]; act != nil {
+			row.act.txs += act.txs
+			row.act.gasUsed += act.gasUsed
+			row.act.validated += act.validated
 		}
 		if t.After.Cmp(t.Before) == 0 {
 			continue
@@ -274,12 +408,35 @@ func (w *writer) addresses(b *explorer.IndexedBlock) error {
 			txHash = key(t.TxHash[:])
 		}
 		delta := new(big.Int).Sub(t.After, t.Before)
-		if err := w.exec(`INSERT INTO coin_balances (address, block_number, value, delta, tx_hash) VALUES (?, ?, ?, ?, ?)`,
+		if err := w.insert(&w.coinRows,
 			addrKey(t.Address), n, w.wei(t.After), delta.String(), txHash); err != nil {
 			return err
 		}
 	}
-	for _, c := range b.Contract {
+	w.creations = append(w.creations, b.Contract...)
+	return nil
+}
+
+// addrChunk is how many rows one multi-row statement carries: 9 parameters
+// each stays far below both engines' parameter limits.
+const addrChunk = 200
+
+// flushAddresses writes the batch's address rows with multi-row upserts,
+// counts the addresses new to the database, then marks the contracts the
+// batch created (after their rows exist).
+func (w *writer) flushAddresses() error {
+	for i := 0; i < len(w.addrOrder); i += addrChunk {
+		chunk := w.addrOrder[i:min(i+addrChunk, len(w.addrOrder))]
+		known, err := w.knownAddresses(chunk)
+		if err != nil {
+			return err
+		}
+		w.newAddrs += uint64(len(chunk) - known)
+		if err := w.upsertAddresses(chunk); err != nil {
+			return err
+		}
+	}
+	for _, c := range w.creations {
 		if err := w.exec(`UPDATE addresses SET is_contract = 1, creator = ?, creation_tx = ? WHERE hash = ?`,
 			addrKey(c.Creator), key(c.TxHash[:]), addrKey(c.Address)); err != nil {
 			return err
@@ -288,13 +445,40 @@ func (w *writer) addresses(b *explorer.IndexedBlock) error {
 	return nil
 }
 
-func (w *writer) isNewAddress(a common.Address) (bool, error) {
-	var one int
-	err := w.tx.QueryRowContext(w.ctx, w.s.d.rebind(`SELECT 1 FROM addresses WHERE hash = ?`), addrKey(a)).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return true, nil
+// placeholders is n groups of "(?, …)" with per placeholders each.
+func placeholders(n, per int) string {
+	group := "(" + strings.TrimSuffix(strings.Repeat("?, ", per), ", ") + ")"
+	return strings.TrimSuffix(strings.Repeat(group+", ", n), ", ")
+}
+
+// knownAddresses counts how many of addrs the database already holds.
+func (w *writer) knownAddresses(addrs []common.Address) (int, error) {
+	args := make([]any, len(addrs))
+	for i, a := range addrs {
+		args[i] = addrKey(a)
 	}
-	return false, err
+	st, err := w.stmt(`SELECT COUNT(*) FROM addresses WHERE hash IN ` + placeholders(1, len(addrs)))
+	if err != nil {
+		return 0, err
+	}
+	var n int
+	err = st.QueryRowContext(w.ctx, args...).Scan(&n)
+	return n, err
+}
+
+func (w *writer) upsertAddresses(addrs []common.Address) error {
+	args := make([]any, 0, len(addrs)*9)
+	for _, a := range addrs {
+		r := w.addrs[a]
+		args = append(args, addrKey(a), w.wei(r.balance), r.last, r.first, r.last,
+			int64(r.act.txs), int64(r.act.gasUsed), int64(r.act.validated), 0)
+	}
+	return w.exec(`INSERT INTO addresses (hash, balance, balance_block, first_seen, last_seen, tx_count, gas_used,
+		blocks_validated, is_contract) VALUES `+placeholders(len(addrs), 9)+`
+		ON CONFLICT (hash) DO UPDATE SET balance = excluded.balance, balance_block = excluded.balance_block,
+		last_seen = excluded.last_seen, tx_count = addresses.tx_count + excluded.tx_count,
+		gas_used = addresses.gas_used + excluded.gas_used,
+		blocks_validated = addresses.blocks_validated + excluded.blocks_validated`, args...)
 }
 
 func (w *writer) setCounter(name string, v uint64) error {

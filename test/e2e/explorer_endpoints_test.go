@@ -146,6 +146,13 @@ func checkTopAddresses(t *testing.T, n *Node, s *blockscoutSchemas) {
 			t.Fatalf("holder %s: explorer %s, chain %s at %s (%v)", hash, bal, chain, at, err)
 		}
 	}
+	// Genesis accounts count whether or not they ever transacted: every
+	// prefunded dev account is listed.
+	for _, k := range devKeys {
+		if !seen[strings.ToLower(k.Address.Hex())] && !seen[k.Address.Hex()] {
+			t.Fatalf("prefunded %s missing from /addresses", k.Address.Hex())
+		}
+	}
 	if want := weiToCoins(sum); supply != want {
 		t.Fatalf("total_supply %s, listed balances sum to %s", supply, want)
 	}

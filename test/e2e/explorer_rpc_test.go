@@ -43,9 +43,12 @@ func TestExplorerRPCSource(t *testing.T) {
 	txs = append(txs, deploy, call)
 	n.waitAll(t, txs)
 
+	// The genesis file tells them which accounts genesis funded, as the
+	// node's own explorer knows from its store.
+	genesis := filepath.Join(n.Home, "config", "genesis.json")
 	rxs := map[string]string{
-		"http+sqlite": startRPCExplorer(t, "http://"+n.HTTP),
-		"ws+postgres": startRPCExplorer(t, "ws://"+n.WS, "--explorer.db", pgDSN(t)),
+		"http+sqlite": startRPCExplorer(t, "http://"+n.HTTP, "--genesis", genesis),
+		"ws+postgres": startRPCExplorer(t, "ws://"+n.WS, "--explorer.db", pgDSN(t), "--genesis", genesis),
 	}
 	head := n.settledHead(t, rxs)
 	miner := n.explorerMiner(t, head)

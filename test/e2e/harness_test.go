@@ -76,8 +76,10 @@ type Node struct {
 	CometRPC string // CometBFT RPC http://host:port
 	REST     string // native REST host:port
 	Explorer string // explorer API host:port (served with --explorer.enable)
+	GRPC     string // Cosmos gRPC host:port
 	p2p      string
 	extra    []string
+	env      []string // extra environment of the next start
 	cmd      *exec.Cmd
 	done     chan struct{}
 	logPath  string
@@ -104,6 +106,7 @@ func StartDev(t testing.TB, extra ...string) *Node {
 			CometRPC: "127.0.0.1:" + strconv.Itoa(freePort(t)),
 			REST:     "127.0.0.1:" + strconv.Itoa(freePort(t)),
 			Explorer: "127.0.0.1:" + strconv.Itoa(freePort(t)),
+			GRPC:     "127.0.0.1:" + strconv.Itoa(freePort(t)),
 			p2p:      "127.0.0.1:" + strconv.Itoa(freePort(t)),
 			extra:    extra,
 		}
@@ -154,7 +157,7 @@ func (n *Node) start(command string) error {
 	args := []string{command, "--home", n.Home,
 		"--json-rpc.address", n.HTTP, "--json-rpc.ws-address", n.WS,
 		"--rpc.laddr", "tcp://" + n.CometRPC, "--p2p.laddr", "tcp://" + n.p2p,
-		"--rest.address", n.REST, "--explorer.address", n.Explorer,
+		"--rest.address", n.REST, "--explorer.address", n.Explorer, "--grpc.address", n.GRPC,
 	}
 	if command == "dev" {
 		args = append(args, n.extra...) // dev-only flags, e.g. --empty-block-interval
@@ -165,6 +168,7 @@ func (n *Node) start(command string) error {
 	}
 	fmt.Fprintf(logf, "\n===== emberd %s\n", strings.Join(args, " "))
 	n.cmd = exec.Command(emberdBin, args...)
+	n.cmd.Env = append(os.Environ(), n.env...)
 	n.cmd.Stdout, n.cmd.Stderr = logf, logf
 	if err := n.cmd.Start(); err != nil {
 		return err

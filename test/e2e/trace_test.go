@@ -52,9 +52,11 @@ type traceFixture struct {
 func buildTraceFixture(t *testing.T, n *Node) *traceFixture {
 	f := &traceFixture{treeABI: contracts.MustLoad("Tracee"), childABI: contracts.MustLoad("Child"), sender: devKeys[4].Address}
 	deploy, _ := f.treeABI.DeployData()
-	d := n.WaitReceipt(t, n.send(t, devKeys[4].Private, txOpts{Data: deploy, Gas: 3_000_000}).Hash())
-	f.tracee = d.ContractAddress
 	for attempt := 0; ; attempt++ {
+		// A fresh Tracee per attempt: run(n) CREATE2s a child with salt n,
+		// so a retry on the same contract would collide and revert.
+		d := n.WaitReceipt(t, n.send(t, devKeys[4].Private, txOpts{Data: deploy, Gas: 3_000_000}).Hash())
+		f.tracee = d.ContractAddress
 		nonce, _ := n.Eth.PendingNonceAt(ctx(t), f.sender)
 		txs := n.signTxs(t, 2, func(i int) txOpts {
 			in, _ := f.treeABI.ABI.Pack("run", big.NewInt(int64(7+i)))

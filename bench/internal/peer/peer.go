@@ -87,7 +87,7 @@ func emberArgs(cmd, home, port string) []string {
 		"--rest.address", "127.0.0.1:" + FreePort(),
 		// Dev homes run the explorer; the comparison with anvil/geth is of
 		// the node alone, so it is off here.
-		"--explorer.enable=false", "--explorer.address", "127.0.0.1:" + FreePort(),
+		"--explorer.enable=false", "--grpc.enable=false", "--explorer.address", "127.0.0.1:" + FreePort(),
 		"--rpc.laddr", "tcp://127.0.0.1:" + FreePort(), "--p2p.laddr", "tcp://127.0.0.1:" + FreePort(),
 		"--log-level", "warn"}
 }
