@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"crypto/ecdsa"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"math/big"
@@ -124,6 +125,20 @@ func TestNativeSendInterleavesWithEVM(t *testing.T) {
 	}
 	if got := s.pool.PendingNonce(from, 0); got != 1 {
 		t.Fatalf("pending nonce %d, want 1", got)
+	}
+	// What the CLI signs with: the pool-aware sequence, while the committed
+	// account still says 0.
+	q, _ := s.Query(context.Background(), &abci.RequestQuery{Path: QueryPendingNonce + accounts.Bech32("ember", from)})
+	var pending PendingNonceJSON
+	if q.Code != 0 || json.Unmarshal(q.Value, &pending) != nil || pending.Nonce != "1" || pending.Address != from {
+		t.Fatalf("pending-nonce query: %d %s %s", q.Code, q.Log, q.Value)
+	}
+	q, _ = s.Query(context.Background(), &abci.RequestQuery{Path: QueryNativeAccount + from.Hex()})
+	if q.Code != 0 || !strings.Contains(string(q.Value), `"sequence":"0"`) {
+		t.Fatalf("account query: %d %s %s", q.Code, q.Log, q.Value)
+	}
+	if q, _ = s.Query(context.Background(), &abci.RequestQuery{Path: QueryPendingNonce + "nope"}); q.Code != CodeBadQuery {
+		t.Fatalf("bad address: %d %s", q.Code, q.Log)
 	}
 	evmTx, _ := types.SignNewTx(key, types.LatestSignerForChainID(big.NewInt(9000)), &types.DynamicFeeTx{
 		ChainID: big.NewInt(9000), Nonce: 1, GasTipCap: big.NewInt(0), GasFeeCap: big.NewInt(2e9), Gas: 21000, To: &to, Value: big.NewInt(1)})

@@ -31,6 +31,11 @@ const (
 	// QueryNativeAccount is "/ember/account/<address, bech32 or 0x>": the
 	// account in the JSON the native REST endpoint prints.
 	QueryNativeAccount = "/ember/account/"
+	// QueryPendingNonce is "/ember/pending-nonce/<address, bech32 or 0x>":
+	// the next sequence (= EVM nonce) the account can sign, counting the
+	// transactions of its own waiting in this node's pool, as
+	// eth_getTransactionCount(…, "pending") does; JSON {address, nonce}.
+	QueryPendingNonce = "/ember/pending-nonce/"
 )
 
 // Query codes beyond CodeOK.
@@ -63,6 +68,8 @@ func (a *App) Query(_ context.Context, req *abci.RequestQuery) (*abci.ResponseQu
 		return a.queryAccount(req), nil
 	case strings.HasPrefix(req.Path, QueryNativeAccount):
 		return a.queryNativeAccount(req), nil
+	case strings.HasPrefix(req.Path, QueryPendingNonce):
+		return a.queryPendingNonce(req), nil
 	case req.Path == QueryValidators:
 		return a.queryValidators(req), nil
 	case req.Path == QueryGasPrice:
@@ -151,4 +158,27 @@ func (a *App) queryNativeAccount(req *abci.RequestQuery) *abci.ResponseQuery {
 		return &abci.ResponseQuery{Code: CodeNotFound, Codespace: Codespace, Log: fmt.Sprintf("account %s not found", accounts.Bech32(prefix, addr)), Height: header.Number.Int64()}
 	}
 	return &abci.ResponseQuery{Code: CodeOK, Key: addr.Bytes(), Value: accounts.MarshalAccount(acc), Height: header.Number.Int64()}
+}
+
+// PendingNonceJSON is the answer to QueryPendingNonce.
+type PendingNonceJSON struct {
+	Address common.Address `json:"address"`
+	Nonce   string         `json:"nonce"` // decimal, as Cosmos writes sequences
+}
+
+// queryPendingNonce answers from the pool and the check state; ABCI queries
+// and CheckTx are serialised by CometBFT's local client, so both are
+// consistent with each other.
+func (a *App) queryPendingNonce(req *abci.RequestQuery) *abci.ResponseQuery {
+	addr, err := accounts.ParseAddress(a.genesis.Bech32Prefix, strings.TrimPrefix(req.Path, QueryPendingNonce))
+	if err != nil {
+		return badQuery("%v", err)
+	}
+	head := a.store.Head()
+	if head == nil || a.checkState == nil {
+		return &abci.ResponseQuery{Code: CodeNoState, Codespace: Codespace, Log: "no state"}
+	}
+	nonce := a.pool.PendingNonce(addr, a.checkState.GetNonce(addr))
+	value, _ := json.Marshal(PendingNonceJSON{Address: addr, Nonce: strconv.FormatUint(nonce, 10)})
+	return &abci.ResponseQuery{Code: CodeOK, Key: addr.Bytes(), Value: value, Height: head.Number.Int64()}
 }

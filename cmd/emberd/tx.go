@@ -46,7 +46,8 @@ func txCmd() *cobra.Command {
 		Short: "Sign and broadcast native (Cosmos SDK) transactions through a node's CometBFT RPC",
 		Long: `Build a native transaction (cosmos.tx.v1beta1.TxRaw, SIGN_MODE_DIRECT, signed with the
 --from key of the keyring over keccak256(SignDoc) as Ethermint signs), fetch the
-signer's account number and sequence from the node (abci_query /ember/account/<address>),
+signer's account number (abci_query /ember/account/<address>) and its next sequence
+counting its txs waiting in the node's pool (/ember/pending-nonce/<address>),
 broadcast it (broadcast_tx_sync) and wait until it is in a block (--no-wait: print
 the CheckTx answer only). See docs/native-txs.md.`,
 	}
@@ -173,6 +174,24 @@ type TxResponse struct {
 	GasUsed   string `json:"gas_used"`
 }
 
+// pendingSequence is the sequence to sign with: the account's next nonce
+// counting its transactions still in the node's pool, so that sends in quick
+// succession (--no-wait) take consecutive sequences.
+func (t *txEnv) pendingSequence(ctx context.Context) (uint64, error) {
+	res, err := t.client.ABCIQuery(ctx, app.QueryPendingNonce+t.from.Hex(), nil)
+	if err != nil {
+		return 0, fmt.Errorf("query pending sequence: %w", err)
+	}
+	if res.Response.Code != 0 {
+		return 0, fmt.Errorf("pending sequence of %s: %s", accounts.Bech32(t.b.Prefix, t.from), res.Response.Log)
+	}
+	var p app.PendingNonceJSON
+	if err := json.Unmarshal(res.Response.Value, &p); err != nil {
+		return 0, fmt.Errorf("decode pending sequence: %w", err)
+	}
+	return strconv.ParseUint(p.Nonce, 10, 64)
+}
+
 // send signs msgs and broadcasts them.
 func (t *txEnv) send(msgs ...proto.Message) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -189,7 +208,10 @@ func (t *txEnv) send(msgs ...proto.Message) error {
 		return fmt.Errorf("decode account: %w", err)
 	}
 	num, _ := strconv.ParseUint(acc.BaseAccount.AccountNumber, 10, 64)
-	seq, _ := strconv.ParseUint(acc.BaseAccount.Sequence, 10, 64)
+	seq, err := t.pendingSequence(ctx)
+	if err != nil {
+		return err
+	}
 	opts := native.SignOptions{ChainID: t.chainID, AccountNumber: num, Sequence: seq, Denom: t.b.Denom, Memo: t.f.memo, GasLimit: t.f.gas}
 	if opts.GasLimit == 0 {
 		if opts.GasLimit, err = native.EstimateGas(t.key, msgs, opts, t.b.Prefix, t.b.Denom); err != nil {
