@@ -25,14 +25,18 @@ var oraclePercentiles = []struct {
 // and the time of the block it was computed at; nil when nothing is
 // indexed. blockMilli is the average block time, the inclusion estimate.
 func (h *handlers) gasPrices(ctx context.Context, blockMilli float64) (any, any, error) {
-	tips, base, at, err := h.b.Store.RecentTips(ctx, oracleBlocks, oracleTxs)
-	if err != nil || at == 0 {
+	g, err := h.gas.get(h.b.Status, func() (gasSample, error) {
+		tips, base, at, err := h.b.Store.RecentTips(ctx, oracleBlocks, oracleTxs)
+		sort.Slice(tips, func(i, j int) bool { return tips[i].Cmp(tips[j]) < 0 })
+		if base == nil {
+			base = new(big.Int)
+		}
+		return gasSample{tips: tips, base: base, at: at}, err
+	})
+	if err != nil || g.at == 0 {
 		return nil, nil, err
 	}
-	if base == nil {
-		base = new(big.Int)
-	}
-	sort.Slice(tips, func(i, j int) bool { return tips[i].Cmp(tips[j]) < 0 })
+	tips, base, at := g.tips, g.base, g.at
 	out := obj{}
 	for _, p := range oraclePercentiles {
 		tip := new(big.Int)
@@ -48,6 +52,15 @@ func (h *handlers) gasPrices(ctx context.Context, blockMilli float64) (any, any,
 		}
 	}
 	return out, isoTime(at), nil
+}
+
+// gasSample is what the oracle reads from the store, kept per indexed
+// height: the sampled priority fees in ascending order, the newest block's
+// base fee and time (0 before any block).
+type gasSample struct {
+	tips []*big.Int
+	base *big.Int
+	at   uint64
 }
 
 // gwei spells wei in gwei rounded to two decimals, as Blockscout's oracle.

@@ -9,34 +9,39 @@ import (
 	"github.com/emberchain/ember/explorer"
 )
 
-// supplyCache keeps the total coin supply for one indexed height: summing
-// every balance is a scan of the addresses table, too slow to repeat on
-// each request, and the sum only changes when a block is indexed.
-type supplyCache struct {
+// heightCache keeps one value computed for one indexed height: for values
+// too costly to compute on every request (the total supply is a scan of the
+// addresses table) that only change when a block is indexed.
+type heightCache[T any] struct {
 	mu     sync.Mutex
 	height uint64 // indexed height + 1 the value is for (0 = none)
-	value  *big.Int
+	set    bool
+	value  T
 }
 
-// totalSupply is the sum of the balances of every indexed address, in wei.
-func (h *handlers) totalSupply(ctx context.Context) (*big.Int, error) {
-	indexed, ok, _, _ := h.b.Status()
+// get returns the value for the current indexed height, computing it once.
+func (c *heightCache[T]) get(status Status, compute func() (T, error)) (T, error) {
+	indexed, ok, _, _ := status()
 	key := uint64(0)
 	if ok {
 		key = indexed + 1
 	}
-	c := &h.supply
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.value != nil && c.height == key {
+	if c.set && c.height == key {
 		return c.value, nil
 	}
-	v, err := h.b.Store.TotalBalance(ctx)
+	v, err := compute()
 	if err != nil {
-		return nil, err
+		return v, err
 	}
-	c.height, c.value = key, v
+	c.height, c.value, c.set = key, v, true
 	return v, nil
+}
+
+// totalSupply is the sum of the balances of every indexed address, in wei.
+func (h *handlers) totalSupply(ctx context.Context) (*big.Int, error) {
+	return h.supply.get(h.b.Status, func() (*big.Int, error) { return h.b.Store.TotalBalance(ctx) })
 }
 
 // coins spells a wei amount in whole coins, exactly (Blockscout's supply

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"math/big"
 	"net/http"
 
 	"github.com/emberchain/ember/explorer"
@@ -14,7 +15,8 @@ type handlers struct {
 	b   *Backend
 	log *slog.Logger
 
-	supply supplyCache
+	supply heightCache[*big.Int]
+	gas    heightCache[gasSample]
 }
 
 // request is one call: the HTTP request and its parsed path and query.
