@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/accounts"
@@ -22,11 +23,20 @@ import (
 
 // keys is the node's keyring served to the RPC: eth.Accounts (unlocked keys)
 // and personal.Keystore (passphrases). It adapts go-ethereum's keystore on
-// the keyring directory, mapping passphrases through the keyring backend
-// (the test backend ignores them) and listing keys in name order.
+// the keyring directory and lists keys in name order.
+//
+// Passphrases are used as given, on every backend: a key made by
+// personal_newAccount or personal_importRawKey is encrypted with the
+// passphrase sent, and unlocking or signing with it needs that passphrase.
+// The one exception is `emberd dev`'s prefunded keys (UnlockDevKeys), which
+// the test keyring stores without a passphrase: for them any passphrase
+// given is ignored (they are public anyway).
 type keys struct {
 	kr *keyring.Keyring
 	ks *keystore.KeyStore
+
+	devMu sync.RWMutex
+	dev   map[common.Address]bool // the prefunded dev keys: passphrase ignored
 }
 
 // openKeys opens home's keyring of the named backend.
@@ -39,7 +49,7 @@ func openKeys(home, backend string) (*keys, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &keys{kr: kr, ks: kr.KeyStore()}, nil
+	return &keys{kr: kr, ks: kr.KeyStore(), dev: make(map[common.Address]bool)}, nil
 }
 
 func account(addr common.Address) accounts.Account { return accounts.Account{Address: addr} }
@@ -111,32 +121,44 @@ func (k *keys) SignTx(addr common.Address, tx *types.Transaction, chainID *big.I
 func (k *keys) Wallets() []accounts.Wallet { return k.ks.Wallets() }
 
 func (k *keys) NewAccount(passphrase string) (common.Address, error) {
-	a, err := k.ks.NewAccount(k.kr.Passphrase(passphrase))
+	a, err := k.ks.NewAccount(passphrase)
 	return a.Address, err
 }
 
 func (k *keys) ImportECDSA(key *ecdsa.PrivateKey, passphrase string) (common.Address, error) {
-	a, err := k.ks.ImportECDSA(key, k.kr.Passphrase(passphrase))
+	a, err := k.ks.ImportECDSA(key, passphrase)
 	return a.Address, err
 }
 
+// passphrase is what decrypts addr's key given what the client sent: the
+// empty one for a prefunded dev key, else the one sent.
+func (k *keys) passphrase(addr common.Address, given string) string {
+	k.devMu.RLock()
+	defer k.devMu.RUnlock()
+	if k.dev[addr] {
+		return ""
+	}
+	return given
+}
+
 func (k *keys) TimedUnlock(addr common.Address, passphrase string, timeout time.Duration) error {
-	return k.ks.TimedUnlock(account(addr), k.kr.Passphrase(passphrase), timeout)
+	return k.ks.TimedUnlock(account(addr), k.passphrase(addr, passphrase), timeout)
 }
 
 func (k *keys) Lock(addr common.Address) error { return k.ks.Lock(addr) }
 
 func (k *keys) SignHashWithPassphrase(addr common.Address, passphrase string, hash []byte) ([]byte, error) {
-	return k.ks.SignHashWithPassphrase(account(addr), k.kr.Passphrase(passphrase), hash)
+	return k.ks.SignHashWithPassphrase(account(addr), k.passphrase(addr, passphrase), hash)
 }
 
 func (k *keys) SignTxWithPassphrase(addr common.Address, passphrase string, tx *types.Transaction, chainID *big.Int) (*types.Transaction, error) {
-	return k.ks.SignTxWithPassphrase(account(addr), k.kr.Passphrase(passphrase), tx, chainID)
+	return k.ks.SignTxWithPassphrase(account(addr), k.passphrase(addr, passphrase), tx, chainID)
 }
 
 // UnlockDevKeys keeps the keys of addrs unlocked until the node exits, for
-// `emberd dev` (as anvil's accounts are). Only the test keyring, whose keys
-// have no passphrase, can be unlocked this way.
+// `emberd dev` (as anvil's accounts are), and marks them as the keys whose
+// passphrase is ignored. Only the test keyring, where these keys have no
+// passphrase, can be unlocked this way.
 func (n *Node) UnlockDevKeys(addrs []common.Address) error {
 	if n.keys.kr.Backend() != keyring.Test {
 		return errors.New("dev keys are unlocked only with the test keyring backend")
@@ -145,9 +167,12 @@ func (n *Node) UnlockDevKeys(addrs []common.Address) error {
 		if !n.keys.ks.HasAddress(a) {
 			continue // not imported (its name was taken): nothing to unlock
 		}
-		if err := n.keys.TimedUnlock(a, "", 0); err != nil {
+		if err := n.keys.ks.TimedUnlock(account(a), "", 0); err != nil {
 			return err
 		}
+		n.keys.devMu.Lock()
+		n.keys.dev[a] = true
+		n.keys.devMu.Unlock()
 	}
 	return nil
 }
@@ -160,5 +185,5 @@ func (n *Node) rpcAuth() (rpc.Auth, error) {
 	if err != nil {
 		return rpc.Auth{}, err
 	}
-	return rpc.Auth{Secret: secret, SecretFile: file}, nil
+	return rpc.Auth{Secret: secret}, nil
 }

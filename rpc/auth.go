@@ -91,19 +91,17 @@ func NewJWT(secret []byte, iat time.Time) (string, error) {
 
 // Auth enables the private namespaces.
 type Auth struct {
-	Secret     []byte // HS256 key of the bearer tokens
-	SecretFile string // where the secret is kept, named in error messages
+	Secret []byte // HS256 key of the bearer tokens
 }
 
 // authenticator checks bearer tokens.
 type authenticator struct {
 	secret []byte
-	file   string           // shown to the client so it knows which secret to use
 	now    func() time.Time // the clock, replaced in tests
 }
 
 func newAuthenticator(a Auth) *authenticator {
-	return &authenticator{secret: a.Secret, file: a.SecretFile, now: time.Now}
+	return &authenticator{secret: a.Secret, now: time.Now}
 }
 
 // bearer returns the token of an "Authorization: Bearer" header. Other
@@ -127,7 +125,7 @@ func (a *authenticator) verify(token string) error {
 	now := a.now()
 	switch {
 	case errors.Is(err, jwt.ErrSignatureInvalid): // HMAC mismatch, not a wrong algorithm
-		return fmt.Errorf("invalid JWT: the signature does not match this node's secret (%s)", a.file)
+		return errors.New("invalid JWT: the signature does not match this node's secret")
 	case err != nil:
 		return fmt.Errorf("invalid JWT: %v", err)
 	case !claims.VerifyExpiresAt(now, false):
@@ -170,13 +168,15 @@ func refuse(w http.ResponseWriter, reason error) {
 // registered, so a call it misses cannot run either.
 type privateGuard struct {
 	namespaces []string // the enabled private namespaces
-	file       string   // the secret file, for the error message
 }
 
 // call is the part of a JSON-RPC request the guard reads.
 type call struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
+	// invalid marks a batch item that is not an object (5, null, "x"):
+	// go-ethereum's server answers it -32600 "invalid request" with id null.
+	invalid bool
 }
 
 // isPrivate reports whether method belongs to a private namespace:
@@ -224,6 +224,10 @@ func (g *privateGuard) deny(w http.ResponseWriter, body []byte) bool {
 	calls := make([]call, len(elems))
 	private := false
 	for i, e := range elems {
+		if t := bytes.TrimLeft(e, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+			calls[i] = call{ID: json.RawMessage("null"), invalid: true}
+			continue
+		}
 		_ = json.Unmarshal(e, &calls[i]) // an element that does not decode is not a private call
 		private = private || g.isPrivate(calls[i].Method)
 	}
@@ -242,11 +246,14 @@ func (g *privateGuard) write(w http.ResponseWriter, calls []call, batch bool) {
 		if len(c.ID) == 0 {
 			continue
 		}
-		msg := "not executed: this batch also calls private methods, which need authentication"
-		if g.isPrivate(c.Method) {
-			msg = g.message(c.Method)
+		obj := errorObject{Code: authErrorCode, Message: "not executed: this batch also calls private methods, which need authentication"}
+		switch {
+		case c.invalid:
+			obj = errorObject{Code: -32600, Message: "invalid request"}
+		case g.isPrivate(c.Method):
+			obj.Message = g.message(c.Method)
 		}
-		enc, _ := json.Marshal(errorResponse{Version: "2.0", ID: c.ID, Error: errorObject{Code: authErrorCode, Message: msg}})
+		enc, _ := json.Marshal(errorResponse{Version: "2.0", ID: c.ID, Error: obj})
 		out = append(out, enc)
 	}
 	var body []byte
@@ -258,16 +265,14 @@ func (g *privateGuard) write(w http.ResponseWriter, calls []call, batch bool) {
 	default:
 		body = out[0]
 	}
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.Write(body)
+	writeJSON(w, body)
 }
 
-// message tells the client what it lacks and how to get it.
+// message tells the client which header it lacks and what makes one, and
+// nothing about the server: an unauthenticated caller must not learn where
+// the node keeps its secret.
 func (g *privateGuard) message(method string) string {
 	ns, _, _ := strings.Cut(method, "_")
 	return fmt.Sprintf("authentication required: %s is in the private %q namespace; send the header "+
-		"'Authorization: Bearer <JWT>' with an HS256 JWT signed with the node's secret (%s) whose iat is within %s of now "+
-		"('emberd auth token' prints one)", method, ns, g.file, jwtMaxSkew)
+		"'Authorization: Bearer <JWT>' ('emberd auth token' makes one)", method, ns)
 }

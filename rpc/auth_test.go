@@ -35,7 +35,7 @@ func startAuthServer(t *testing.T, now func() time.Time, api ...string) (*Server
 	cfg.API = api
 	priv := &privService{}
 	srv, err := NewServer(cfg, []Namespace{{Name: "eth", Service: testService{}}, {Name: "personal", Service: priv}},
-		Auth{Secret: testSecret, SecretFile: "/home/config/jwt.hex"}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		Auth{Secret: testSecret}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func post(t *testing.T, srv *Server, tok, body string) (int, string) {
 	return resp.StatusCode, string(out)
 }
 
-const authRequired = `authentication required: personal_newAccount is in the private \"personal\" namespace; send the header 'Authorization: Bearer \u003cJWT\u003e' with an HS256 JWT signed with the node's secret (/home/config/jwt.hex) whose iat is within 1m0s of now ('emberd auth token' prints one)`
+const authRequired = `authentication required: personal_newAccount is in the private \"personal\" namespace; send the header 'Authorization: Bearer \u003cJWT\u003e' ('emberd auth token' makes one)`
 
 // TestPrivateCallsNeedToken checks the exact answers to private calls
 // without a token (single, batch, notification, chunked body) and that none
@@ -90,6 +90,11 @@ func TestPrivateCallsNeedToken(t *testing.T) {
 			`[{"jsonrpc":"2.0","id":1,"error":{"code":-40100,"message":"not executed: this batch also calls private methods, which need authentication"}},` +
 				`{"jsonrpc":"2.0","id":"a","error":{"code":-40100,"message":"` + authRequired + `"}}]`},
 		{`{"jsonrpc":"2.0","method":"personal_newAccount","params":["x"]}`, ``},
+		// Non-object items answer -32600 with id null, as without a private call.
+		{`[{"jsonrpc":"2.0","id":1,"method":"personal_listAccounts"}, 5, null]`,
+			`[{"jsonrpc":"2.0","id":1,"error":{"code":-40100,"message":"authentication required: personal_listAccounts is in the private \"personal\" namespace; send the header 'Authorization: Bearer \u003cJWT\u003e' ('emberd auth token' makes one)"}},` +
+				`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}},{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}}]`},
+		{`[5, null]`, `[{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}},{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}}]`},
 		// JSON escapes get past the guard's wording, not the server: "not found".
 		{`{"jsonrpc":"2.0","id":2,"method":"\u0070ersonal_newAccount","params":["x"]}`,
 			`{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"the method personal_newAccount does not exist/is not available"}}`},
@@ -137,7 +142,7 @@ func TestTokenChecks(t *testing.T) {
 	hs512, _ := jwt.NewWithClaims(jwt.SigningMethodHS512, jwt.MapClaims{"iat": now.Unix()}).SignedString(testSecret)
 	for _, c := range []struct{ name, tok, want string }{
 		{"wrong secret", token(t, bytes.Repeat([]byte{8}, 32), jwt.MapClaims{"iat": now.Unix()}),
-			"invalid JWT: the signature does not match this node's secret (/home/config/jwt.hex)"},
+			"invalid JWT: the signature does not match this node's secret"},
 		{"stale", token(t, testSecret, jwt.MapClaims{"iat": now.Add(-2 * time.Minute).Unix()}),
 			"invalid JWT: stale token: iat " + itoa(now.Add(-2*time.Minute).Unix()) + " is 2m0s before the node's clock (at most 1m0s allowed)"},
 		{"future", token(t, testSecret, jwt.MapClaims{"iat": now.Add(2 * time.Minute).Unix()}),
@@ -245,5 +250,46 @@ func TestJWTSecretFile(t *testing.T) {
 	}
 	if _, err := LoadJWTSecret(path); err == nil || !strings.Contains(err.Error(), "2 bytes, want 32") {
 		t.Fatalf("short secret: %v", err)
+	}
+}
+
+// TestPrivateCallsAnyVerb: go-ethereum's server runs PATCH, OPTIONS and GET
+// bodies as JSON-RPC too, so the guard answers them as it answers POST.
+func TestPrivateCallsAnyVerb(t *testing.T) {
+	srv, priv := startAuthServer(t, nil, "eth", "personal")
+	for _, verb := range []string{http.MethodPatch, http.MethodOptions, http.MethodGet} {
+		req, _ := http.NewRequest(verb, "http://"+srv.Addr("http").String(),
+			strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"personal_newAccount","params":["x"]}`))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if want := `{"jsonrpc":"2.0","id":7,"error":{"code":-40100,"message":"` + authRequired + `"}}`; resp.StatusCode != 200 || string(body) != want {
+			t.Errorf("%s: %d %s", verb, resp.StatusCode, body)
+		}
+	}
+	if n := priv.calls.Load(); n != 0 {
+		t.Fatalf("%d private calls ran without a token", n)
+	}
+}
+
+// TestLongMethodName: a method name longer than go-ethereum's 2,048 is an
+// unknown method (-32601), with or without private namespaces; the server
+// answers the next call.
+func TestLongMethodName(t *testing.T) {
+	long := strings.Repeat("a", 10_000)
+	for _, api := range [][]string{{"eth"}, {"eth", "personal"}} {
+		srv, _ := startAuthServer(t, nil, api...)
+		status, got := post(t, srv, "", `{"jsonrpc":"2.0","id":1,"method":"`+long+`"}`)
+		if want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"the method ` + long + ` does not exist/is not available"}}`; status != 200 || got != want {
+			t.Errorf("%v: %d %.200s", api, status, got)
+		}
+		status, got = post(t, srv, "", `{"jsonrpc":"2.0","id":2,"method":"eth_blockNumber"}`)
+		if want := `{"jsonrpc":"2.0","id":2,"result":"0x1234"}`; status != 200 || strings.TrimSpace(got) != want {
+			t.Errorf("%v after: %d %s", api, status, got)
+		}
 	}
 }

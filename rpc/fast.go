@@ -117,11 +117,11 @@ type request struct {
 
 func (f *fastPath) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost || r.ContentLength > int64(f.bodyLimit) || !jsonContentType(r.Header.Get("Content-Type")) {
-		f.next.ServeHTTP(w, r)
+		f.serveOther(w, r)
 		return
 	}
 	if r.ContentLength < 0 {
-		f.serveUnsized(w, r)
+		f.serveOther(w, r)
 		return
 	}
 	buf := f.getBuf()
@@ -134,7 +134,7 @@ func (f *fastPath) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var req request
 	m, args, ok := f.decode(body, &req)
 	if !ok {
-		if f.guard != nil && f.guard.deny(w, body) {
+		if f.preAnswer(w, body) {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -151,21 +151,19 @@ func (f *fastPath) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.write(w, req.ID, resp)
 }
 
-// serveUnsized hands a body of unknown length (chunked) to go-ethereum's
-// server, after the guard has read it (up to the body limit; go-ethereum
-// refuses longer ones).
-func (f *fastPath) serveUnsized(w http.ResponseWriter, r *http.Request) {
-	if f.guard == nil {
-		f.next.ServeHTTP(w, r)
-		return
-	}
+// serveOther hands any request the fast path does not take (another HTTP
+// verb, which go-ethereum's server also runs as JSON-RPC: GET with a body,
+// PATCH, OPTIONS; a body of unknown length; ...) to go-ethereum's server,
+// after preAnswer has read it (up to the body limit; go-ethereum refuses
+// longer ones): one rule for private methods whatever the verb.
+func (f *fastPath) serveOther(w http.ResponseWriter, r *http.Request) {
 	buf := f.getBuf()
 	defer f.bufs.Put(buf)
 	if _, err := io.Copy(buf, io.LimitReader(r.Body, int64(f.bodyLimit)+1)); err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	if buf.Len() <= f.bodyLimit && f.guard.deny(w, buf.Bytes()) {
+	if buf.Len() <= f.bodyLimit && f.preAnswer(w, buf.Bytes()) {
 		return
 	}
 	r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(buf.Bytes()), r.Body))

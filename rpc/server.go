@@ -98,7 +98,7 @@ func NewServer(cfg Config, namespaces []Namespace, auth Auth, log *slog.Logger) 
 	}
 	s.fast = newFastPath(s.rpc, public, bodyLimit, log)
 	if s.priv != nil {
-		s.fast.guard = &privateGuard{namespaces: private, file: auth.SecretFile}
+		s.fast.guard = &privateGuard{namespaces: private}
 		s.fastPriv = newFastPath(s.priv, all, bodyLimit, log)
 	}
 	return s, nil

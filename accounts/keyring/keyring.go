@@ -100,8 +100,9 @@ func (k *Keyring) Dir() string { return k.dir }
 // Backend is the keyring's backend.
 func (k *Keyring) Backend() Backend { return k.backend }
 
-// Passphrase is the passphrase that protects keys given what the user typed:
-// the test backend ignores it.
+// Passphrase is the passphrase that protects the keys this package writes
+// (the CLI's, `emberd dev`'s) given what the user typed: the test backend
+// ignores it. Keys the node creates over personal_* keep theirs (KeyStore).
 func (k *Keyring) Passphrase(given string) string {
 	if k.backend == Test {
 		return ""
@@ -124,10 +125,15 @@ func (k *Keyring) Scrypt() (n, p int) {
 }
 
 // KeyStore opens go-ethereum's keystore on the directory, for unlocking and
-// signing in the node.
+// signing in the node. The keys it creates (personal_newAccount,
+// personal_importRawKey) are encrypted with the passphrase the client
+// sends, on every backend: with the standard scrypt cost in the file
+// backend, geth's light one (N = 2^12, p = 6) in the test backend.
 func (k *Keyring) KeyStore() *keystore.KeyStore {
-	n, p := k.Scrypt()
-	return keystore.NewKeyStore(k.dir, n, p)
+	if k.backend == Test {
+		return keystore.NewKeyStore(k.dir, keystore.LightScryptN, keystore.LightScryptP)
+	}
+	return keystore.NewKeyStore(k.dir, keystore.StandardScryptN, keystore.StandardScryptP)
 }
 
 // List returns every key, sorted by name.
@@ -337,6 +343,10 @@ func (k *Keyring) Decrypt(name, passphrase string) (*ecdsa.PrivateKey, error) {
 		return nil, err
 	}
 	key, err := keystore.DecryptKey(raw, k.Passphrase(passphrase))
+	if errors.Is(err, keystore.ErrDecrypt) && k.backend == Test && passphrase != "" {
+		// A key made over personal_* with a passphrase.
+		key, err = keystore.DecryptKey(raw, passphrase)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("decrypt key %q: %w", name, err)
 	}

@@ -157,6 +157,13 @@ func (e *keysEnv) decrypt(name, prompt string) (*ecdsa.PrivateKey, error) {
 		}
 	}
 	priv, err := e.kr.Decrypt(name, pass)
+	if errors.Is(err, keystore.ErrDecrypt) && e.kr.Backend() == keyring.Test {
+		// A test-keyring key made over personal_* has a passphrase: ask it.
+		if pass, err = e.ask.secret(prompt); err != nil {
+			return nil, err
+		}
+		priv, err = e.kr.Decrypt(name, pass)
+	}
 	if errors.Is(err, keystore.ErrDecrypt) {
 		return nil, fmt.Errorf("wrong passphrase for key %q", name)
 	}

@@ -131,10 +131,45 @@ func TestAuthPrivateCallsRefused(t *testing.T) {
 	}
 	newAccount := `{"jsonrpc":"2.0","id":1,"method":"personal_newAccount","params":["pw"]}`
 	want := `{"jsonrpc":"2.0","id":1,"error":{"code":-40100,"message":"authentication required: personal_newAccount is in the private \"personal\" namespace; ` +
-		`send the header 'Authorization: Bearer \u003cJWT\u003e' with an HS256 JWT signed with the node's secret (` + filepath.Join(n.Home, "config", "jwt.hex") +
-		`) whose iat is within 1m0s of now ('emberd auth token' prints one)"}}`
+		`send the header 'Authorization: Bearer \u003cJWT\u003e' ('emberd auth token' makes one)"}}`
 	if status, got := n.postJSON(t, "", newAccount); status != 200 || got != want {
 		t.Errorf("no token:\n got %d %s\nwant 200 %s", status, got, want)
+	}
+	// The refusal names no path of the server.
+	for _, verb := range []string{http.MethodPost, http.MethodPatch, http.MethodOptions} {
+		req, _ := http.NewRequest(verb, "http://"+n.HTTP, strings.NewReader(newAccount))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || string(got) != want || bytes.Contains(got, []byte(n.Home)) || bytes.Contains(got, []byte("jwt.hex")) {
+			t.Errorf("%s without token: %d %s", verb, resp.StatusCode, got)
+		}
+	}
+	mixed := `[{"jsonrpc":"2.0","id":1,"method":"personal_listAccounts"}, 5, null]`
+	wantMixed := `[{"jsonrpc":"2.0","id":1,"error":{"code":-40100,"message":"authentication required: personal_listAccounts is in the private \"personal\" namespace; ` +
+		`send the header 'Authorization: Bearer \u003cJWT\u003e' ('emberd auth token' makes one)"}},` +
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}},{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}}]`
+	if status, got := n.postJSON(t, "", mixed); status != 200 || got != wantMixed {
+		t.Errorf("batch with non-objects:\n got %d %s\nwant 200 %s", status, got, wantMixed)
+	}
+	// The same non-object items without a private call: go-ethereum's answer.
+	if status, got := n.postJSON(t, "", `[{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}, 5, null]`); status != 200 ||
+		!strings.HasSuffix(got, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}},{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}}]`) {
+		t.Errorf("public batch with non-objects: %d %s", status, got)
+	}
+	// A method name of 10,000 characters is an unknown method; the server
+	// keeps answering.
+	long := strings.Repeat("x", 10_000)
+	if status, got := n.postJSON(t, "", `{"jsonrpc":"2.0","id":9,"method":"`+long+`"}`); status != 200 ||
+		got != `{"jsonrpc":"2.0","id":9,"error":{"code":-32601,"message":"the method `+long+` does not exist/is not available"}}` {
+		t.Errorf("long method: %d %.300s", status, got)
+	}
+	if status, got := n.postJSON(t, "", `{"jsonrpc":"2.0","id":10,"method":"eth_chainId"}`); status != 200 || !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":10,"result":"0x`) {
+		t.Errorf("after the long method: %d %s", status, got)
 	}
 	batch := `[{"jsonrpc":"2.0","id":1,"method":"eth_chainId"},{"jsonrpc":"2.0","id":2,"method":"personal_newAccount","params":["pw"]}]`
 	if status, got := n.postJSON(t, "", batch); status != 200 || !strings.Contains(got, `"id":1,"error":{"code":-40100,"message":"not executed`) {
@@ -143,7 +178,7 @@ func TestAuthPrivateCallsRefused(t *testing.T) {
 	wrong := bytes.Repeat([]byte{0x42}, 32)
 	for _, c := range []struct{ name, token, want string }{
 		{"wrong secret", jwtToken(t, wrong, time.Now()),
-			"invalid JWT: the signature does not match this node's secret (" + filepath.Join(n.Home, "config", "jwt.hex") + ")"},
+			"invalid JWT: the signature does not match this node's secret\"}}"},
 		{"stale iat", jwtToken(t, secret, time.Now().Add(-90*time.Second)), "invalid JWT: stale token: iat "},
 	} {
 		status, got := n.postJSON(t, "Bearer "+c.token, newAccount)
