@@ -52,7 +52,34 @@ func TestKeysAdapter(t *testing.T) {
 	if _, err := k.SignHash(addrs[0], hash); err != keystore.ErrLocked {
 		t.Fatalf("locked: %v", err)
 	}
-	if err := k.TimedUnlock(addrs[0], "whatever the user typed", 0); err != nil {
+	// A key the CLI stored in the test keyring has the empty passphrase; a
+	// wrong one fails, as for any key.
+	if err := k.TimedUnlock(addrs[0], "whatever the user typed", 0); err != keystore.ErrDecrypt {
+		t.Fatalf("test backend unlock with a wrong passphrase: %v", err)
+	}
+	if _, err := k.SignHash(addrs[0], hash); err != keystore.ErrLocked {
+		t.Fatalf("still locked: %v", err)
+	}
+	// A key made over personal_* keeps its passphrase in the test keyring.
+	made, err := k.NewAccount("secret1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := k.TimedUnlock(made, "", 1); err != keystore.ErrDecrypt {
+		t.Fatalf("new key unlocked with the empty passphrase: %v", err)
+	}
+	if _, err := k.SignHashWithPassphrase(made, "WRONG", hash); err == nil || err.Error() != "could not decrypt key with given password" {
+		t.Fatalf("new key signed with a wrong passphrase: %v", err)
+	}
+	if _, err := k.SignHashWithPassphrase(made, "secret1", hash); err != nil {
+		t.Fatal(err)
+	}
+	// Dev keys (marked by UnlockDevKeys) ignore the passphrase.
+	k.dev[addrs[1]] = true
+	if _, err := k.SignHashWithPassphrase(addrs[1], "anything", hash); err != nil {
+		t.Fatalf("dev key: %v", err)
+	}
+	if err := k.TimedUnlock(addrs[0], "", 0); err != nil {
 		t.Fatalf("test backend unlock: %v", err)
 	}
 	if _, err := k.SignHash(addrs[0], hash); err != nil {

@@ -323,3 +323,95 @@ func TestPersonalKeystoreMethods(t *testing.T) {
 	wantErr(t, "initializeWallet", n.CallPrivateErr(t, &s, "personal_initializeWallet", "keystore://"+dev0), smartcard)
 	wantErr(t, "unpair", n.CallPrivateErr(t, nil, "personal_unpair", "keystore://"+dev0, "1234"), smartcard)
 }
+
+// TestPersonalPassphrases: on the test and the file keyring, keys made by
+// personal_newAccount and personal_importRawKey are encrypted with the
+// passphrase sent. A wrong passphrase fails with geth's error for
+// unlockAccount, sign, signTransaction and sendTransaction and changes
+// nothing (still locked, nothing sent: balances and nonces unchanged); the
+// right one works. Only the prefunded dev keys ignore the passphrase.
+func TestPersonalPassphrases(t *testing.T) {
+	for _, backend := range []string{"test", "file"} {
+		t.Run(backend, func(t *testing.T) {
+			n := StartDev(t, "--keyring-backend", backend, "--empty-block-interval", "0")
+			const badPass = "could not decrypt key with given password"
+			var made common.Address
+			n.CallPrivate(t, &made, "personal_newAccount", "secret1")
+			key, _ := crypto.GenerateKey()
+			var imported common.Address
+			n.CallPrivate(t, &imported, "personal_importRawKey", hexutil.Encode(crypto.FromECDSA(key)), "secret2")
+			if imported != crypto.PubkeyToAddress(key.PublicKey) {
+				t.Fatalf("imported %s", imported.Hex())
+			}
+			to := common.HexToAddress("0x00000000000000000000000000000000000b0b00")
+			for _, c := range []struct {
+				addr       common.Address
+				pass, worn string
+			}{{made, "secret1", "WRONG"}, {imported, "secret2", ""}} {
+				n.WaitReceipt(t, n.send(t, devKeys[7].Private, txOpts{To: &c.addr, Value: ether(1)}).Hash())
+				balance, _ := n.Eth.BalanceAt(ctx(t), c.addr, nil)
+				toBalance, _ := n.Eth.BalanceAt(ctx(t), to, nil)
+				var ok bool
+				wantErr(t, "unlock with "+c.worn, n.CallPrivateErr(t, &ok, "personal_unlockAccount", c.addr, c.worn, 60), badPass)
+				var hash common.Hash
+				wantErr(t, "eth_sendTransaction after a refused unlock", n.RPC.Call(&hash, "eth_sendTransaction", sendArgs(c.addr, to, 1)), locked)
+				var sig hexutil.Bytes
+				wantErr(t, "personal_sign with "+c.worn, n.CallPrivateErr(t, &sig, "personal_sign", hexutil.Bytes("hi"), c.addr, c.worn), badPass)
+				wantErr(t, "personal_sendTransaction with "+c.worn,
+					n.CallPrivateErr(t, &hash, "personal_sendTransaction", sendArgs(c.addr, to, 1000), c.worn), badPass)
+				signArgs := map[string]any{"from": c.addr, "to": to, "value": "0x3e8", "gas": "0x5208", "nonce": "0x0",
+					"maxFeePerGas": "0x77359400", "maxPriorityFeePerGas": "0x1"}
+				var signed json.RawMessage
+				wantErr(t, "personal_signTransaction with "+c.worn,
+					n.CallPrivateErr(t, &signed, "personal_signTransaction", signArgs, c.worn), badPass)
+				// Nothing was sent: a new block, same balances and nonce.
+				n.WaitReceipt(t, n.send(t, devKeys[8].Private, txOpts{To: &to, Value: big.NewInt(0)}).Hash())
+				nonce, _ := n.Eth.NonceAt(ctx(t), c.addr, nil)
+				pending, _ := n.Eth.PendingNonceAt(ctx(t), c.addr)
+				b1, _ := n.Eth.BalanceAt(ctx(t), c.addr, nil)
+				b2, _ := n.Eth.BalanceAt(ctx(t), to, nil)
+				if nonce != 0 || pending != 0 || b1.Cmp(balance) != 0 || b2.Cmp(toBalance) != 0 {
+					t.Fatalf("after wrong passphrases: nonce %d pending %d balance %v (was %v) recipient %v (was %v)", nonce, pending, b1, balance, b2, toBalance)
+				}
+
+				// The right passphrase: sign, signTransaction, sendTransaction, unlock.
+				n.CallPrivate(t, &sig, "personal_sign", hexutil.Bytes("hi"), c.addr, c.pass)
+				var rec common.Address
+				if n.CallPrivate(t, &rec, "personal_ecRecover", hexutil.Bytes("hi"), sig); rec != c.addr {
+					t.Fatalf("signed by %s, want %s", rec.Hex(), c.addr.Hex())
+				}
+				var res struct {
+					Raw hexutil.Bytes `json:"raw"`
+				}
+				n.CallPrivate(t, &res, "personal_signTransaction", signArgs, c.pass)
+				var tx types.Transaction
+				if err := tx.UnmarshalBinary(res.Raw); err != nil {
+					t.Fatal(err)
+				}
+				if from, err := types.Sender(types.LatestSignerForChainID(tx.ChainId()), &tx); err != nil || from != c.addr {
+					t.Fatalf("signTransaction signed by %s %v", from.Hex(), err)
+				}
+				n.CallPrivate(t, &hash, "personal_sendTransaction", sendArgs(c.addr, to, 1000), c.pass)
+				if r := n.WaitReceipt(t, hash); r.Status != 1 {
+					t.Fatal("personal_sendTransaction's tx failed")
+				}
+				if got, _ := n.Eth.BalanceAt(ctx(t), to, nil); new(big.Int).Sub(got, toBalance).Int64() != 1000 {
+					t.Fatalf("recipient got %v, want 1000", new(big.Int).Sub(got, toBalance))
+				}
+				if n.CallPrivate(t, &ok, "personal_unlockAccount", c.addr, c.pass, 60); !ok {
+					t.Fatal("unlock with the right passphrase returned false")
+				}
+				if err := n.RPC.Call(&hash, "eth_sendTransaction", sendArgs(c.addr, to, 1)); err != nil {
+					t.Fatalf("eth_sendTransaction after unlocking: %v", err)
+				}
+				n.WaitReceipt(t, hash)
+				n.CallPrivate(t, &ok, "personal_lockAccount", c.addr)
+			}
+			if backend == "test" {
+				// The prefunded dev keys keep the test keyring's shortcut.
+				var sig hexutil.Bytes
+				n.CallPrivate(t, &sig, "personal_sign", hexutil.Bytes("hi"), devKeys[0].Address, "anything")
+			}
+		})
+	}
+}
