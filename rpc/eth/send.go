@@ -1,7 +1,9 @@
 package eth
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -42,6 +44,25 @@ type SignFunc func(tx *types.Transaction, chainID *big.Int) (*types.Transaction,
 type SignTransactionResult struct {
 	Raw hexutil.Bytes      `json:"raw"`
 	Tx  *types.Transaction `json:"tx"`
+}
+
+// MarshalJSON writes the tx as go-ethereum does, except that a fee-market
+// tx's gasPrice, which go-ethereum leaves null, is its maxFeePerGas: the
+// execution-apis schema wants a number, equal to the max fee per gas for a
+// transaction not yet in a block.
+func (r SignTransactionResult) MarshalJSON() ([]byte, error) {
+	tx, err := json.Marshal(r.Tx)
+	if err != nil {
+		return nil, err
+	}
+	if r.Tx != nil && r.Tx.Type() != types.LegacyTxType && r.Tx.Type() != types.AccessListTxType {
+		price, _ := json.Marshal((*hexutil.Big)(r.Tx.GasFeeCap()))
+		tx = bytes.Replace(tx, []byte(`"gasPrice":null`), append([]byte(`"gasPrice":`), price...), 1)
+	}
+	return json.Marshal(struct {
+		Raw hexutil.Bytes   `json:"raw"`
+		Tx  json.RawMessage `json:"tx"`
+	}{r.Raw, tx})
 }
 
 // TxSender completes, signs and submits transactions the node signs itself.

@@ -192,12 +192,67 @@ func TestOpenRPCConformance(t *testing.T) {
 	// Signing with the node's keys: emberd dev unlocks its prefunded keys.
 	signer, payee := devKeys[6].Address, common.HexToAddress("0x00000000000000000000000000000000000000ab")
 	check("eth_sign", signer, "0xdeadbeef")
-	// eth_signTransaction is not validated: its tx is geth's signed-tx JSON,
-	// whose gasPrice is null for an EIP-1559 tx where the schema wants a string.
+	check("eth_signTransaction", map[string]any{"from": signer, "to": payee, "value": "0x1", "gas": "0x5208", "nonce": "0x0",
+		"maxFeePerGas": "0x77359400", "maxPriorityFeePerGas": "0x1"})
+	check("eth_signTransaction", map[string]any{"from": signer, "to": payee, "value": "0x1", "gas": "0x5208", "nonce": "0x0", "gasPrice": "0x77359400"})
 	var sent common.Hash
 	json.Unmarshal(check("eth_sendTransaction", map[string]any{"from": signer, "to": payee, "value": "0x1"}), &sent)
 	if r := n.WaitReceipt(t, sent); r.Status != 1 {
 		t.Errorf("eth_sendTransaction's tx failed")
+	}
+
+	// eth_fillTransaction: the unsigned tx with the defaults filled in.
+	var filled struct {
+		Raw hexutil.Bytes `json:"raw"`
+		Tx  struct {
+			Gas   hexutil.Uint64 `json:"gas"`
+			Nonce hexutil.Uint64 `json:"nonce"`
+		} `json:"tx"`
+	}
+	json.Unmarshal(check("eth_fillTransaction", map[string]any{"from": signer, "to": payee, "value": "0x1"}), &filled)
+	signerNonce, _ := n.Eth.PendingNonceAt(ctx(t), signer)
+	if filled.Tx.Gas != 21_000 || uint64(filled.Tx.Nonce) != signerNonce || len(filled.Raw) == 0 {
+		t.Errorf("eth_fillTransaction: gas %d nonce %d (want 21000, %d), raw %x", filled.Tx.Gas, filled.Tx.Nonce, signerNonce, filled.Raw)
+	}
+	// eth_config (EIP-7910): Prague from genesis, no fork scheduled.
+	var cfg struct {
+		Current struct {
+			ActivationTime uint64                    `json:"activationTime"`
+			ChainID        *hexutil.Big              `json:"chainId"`
+			Precompiles    map[string]common.Address `json:"precompiles"`
+			System         map[string]common.Address `json:"systemContracts"`
+		} `json:"current"`
+		Next, Last json.RawMessage
+	}
+	json.Unmarshal(check("eth_config"), &cfg)
+	chainID, _ := n.Eth.ChainID(ctx(t))
+	if cfg.Current.ActivationTime != 0 || cfg.Current.ChainID.ToInt().Cmp(chainID) != 0 || len(cfg.Current.Precompiles) != 17 ||
+		cfg.Current.Precompiles["BLS12_G1ADD"] != common.BytesToAddress([]byte{0x0b}) ||
+		cfg.Current.System["HISTORY_STORAGE_ADDRESS"] != common.HexToAddress("0x0000F90827F1C53a10cb7A02335B175320002935") ||
+		string(cfg.Next) != "null" || string(cfg.Last) != "null" {
+		t.Errorf("eth_config: %+v", cfg)
+	}
+	// Refused by design, each with its reason (docs/json-rpc-conformance.md).
+	refused := map[string]string{
+		"eth_getBlockAccessList": "block access lists (EIP-7928) need the Amsterdam fork, which this chain does not run",
+	}
+	for method, want := range refused {
+		var raw json.RawMessage
+		if err := n.RPC.Call(&raw, method, "latest"); err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want the error %q", method, err, want)
+		}
+	}
+	// Every method of the document is validated here or answered above
+	// with its refusal, except these (reasons in the conformance table).
+	notHere := []string{"eth_blobBaseFee", "eth_capabilities", "eth_simulateV1"}
+	for name := range spec.index {
+		ns, _, _ := strings.Cut(name, "_")
+		if ns != "eth" && ns != "net" && ns != "web3" {
+			continue // debug_, txpool_, engine_, testing_: see the conformance doc
+		}
+		if !slices.Contains(validated, name) && refused[name] == "" && !slices.Contains(notHere, name) {
+			t.Errorf("%s: in the OpenRPC document, neither validated nor refused by this test", name)
+		}
 	}
 
 	// The validator is strict: each of these wrong answers must fail.
