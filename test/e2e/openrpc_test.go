@@ -232,6 +232,22 @@ func TestOpenRPCConformance(t *testing.T) {
 		string(cfg.Next) != "null" || string(cfg.Last) != "null" {
 		t.Errorf("eth_config: %+v", cfg)
 	}
+	// eth_capabilities: the head, and everything kept from genesis.
+	var caps struct {
+		Head struct {
+			Hash   common.Hash    `json:"hash"`
+			Number hexutil.Uint64 `json:"number"`
+		} `json:"head"`
+		State struct {
+			Disabled    bool           `json:"disabled"`
+			OldestBlock hexutil.Uint64 `json:"oldestBlock"`
+		} `json:"state"`
+	}
+	json.Unmarshal(check("eth_capabilities"), &caps)
+	if head, err := n.Eth.HeaderByNumber(ctx(t), big.NewInt(int64(caps.Head.Number))); err != nil || head.Hash() != caps.Head.Hash ||
+		caps.State.Disabled || caps.State.OldestBlock != 0 {
+		t.Errorf("eth_capabilities: %+v (block %d: %v)", caps, caps.Head.Number, err)
+	}
 	// Refused by design, each with its reason (docs/json-rpc-conformance.md).
 	refused := map[string]string{
 		"eth_getBlockAccessList": "block access lists (EIP-7928) need the Amsterdam fork, which this chain does not run",
@@ -244,7 +260,7 @@ func TestOpenRPCConformance(t *testing.T) {
 	}
 	// Every method of the document is validated here or answered above
 	// with its refusal, except these (reasons in the conformance table).
-	notHere := []string{"eth_blobBaseFee", "eth_capabilities", "eth_simulateV1"}
+	notHere := []string{"eth_blobBaseFee", "eth_simulateV1"}
 	for name := range spec.index {
 		ns, _, _ := strings.Cut(name, "_")
 		if ns != "eth" && ns != "net" && ns != "web3" {
