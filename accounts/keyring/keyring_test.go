@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/accounts"
+	"github.com/ethereum/go-ethereum/accounts/keystore"
 	"github.com/ethereum/go-ethereum/crypto"
 )
 
@@ -83,5 +84,35 @@ func TestAddAll(t *testing.T) {
 	list, _ := kr.List()
 	if len(list) != 2 || list[1].Name != "b" || list[1].Address != crypto.PubkeyToAddress(b.PublicKey) {
 		t.Fatalf("list = %+v", list)
+	}
+}
+
+// TestTestBackendPassphraseKey: a key the node's keystore made in the test
+// keyring with a passphrase (personal_newAccount) decrypts with that
+// passphrase only, while keys this package wrote take any.
+func TestTestBackendPassphraseKey(t *testing.T) {
+	kr, err := Open(t.TempDir(), Test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc, err := kr.KeyStore().NewAccount("secret1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := kr.List()
+	if err != nil || len(list) != 1 {
+		t.Fatalf("list %v %v", list, err)
+	}
+	for _, wrong := range []string{"", "WRONG"} {
+		if _, err := kr.Decrypt(list[0].Name, wrong); !errors.Is(err, keystore.ErrDecrypt) {
+			t.Errorf("decrypt with %q: %v", wrong, err)
+		}
+	}
+	key, err := kr.Decrypt(list[0].Name, "secret1")
+	if err != nil || crypto.PubkeyToAddress(key.PublicKey) != acc.Address {
+		t.Fatalf("decrypt with the passphrase: %v", err)
+	}
+	if err := kr.Delete(list[0].Name, ""); !errors.Is(err, keystore.ErrDecrypt) {
+		t.Fatalf("delete without the passphrase: %v", err)
 	}
 }

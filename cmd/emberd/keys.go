@@ -385,7 +385,15 @@ func keysDeleteCmd(f *keysFlags) *cobra.Command {
 				}
 			}
 			// Delete checks the passphrase before removing the file.
-			if err := e.kr.Delete(name, pass); err != nil {
+			err = e.kr.Delete(name, pass)
+			if errors.Is(err, keystore.ErrDecrypt) && e.kr.Backend() == keyring.Test {
+				// A test-keyring key made over personal_* has a passphrase: ask it.
+				if pass, err = e.ask.secret(fmt.Sprintf("Enter the passphrase of key %q: ", name)); err != nil {
+					return err
+				}
+				err = e.kr.Delete(name, pass)
+			}
+			if err != nil {
 				if errors.Is(err, keystore.ErrDecrypt) {
 					return fmt.Errorf("wrong passphrase for key %q: not deleted", name)
 				}

@@ -407,6 +407,29 @@ func TestPersonalPassphrases(t *testing.T) {
 				n.WaitReceipt(t, hash)
 				n.CallPrivate(t, &ok, "personal_lockAccount", c.addr)
 			}
+			// The CLI asks the passphrase of a key made over personal_*, on
+			// the test keyring too, and refuses a wrong one.
+			b, _ := keyring.ParseBackend(backend)
+			kr, err := keyring.Open(n.Home, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			info, err := kr.Find(imported)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []struct {
+				pass string
+				ok   bool
+			}{{"WRONG", false}, {"secret2", true}} {
+				export := exec.Command(emberdBin, "keys", "unsafe-export-eth-key", info.Name, "--keyring-backend", backend, "--home", n.Home)
+				export.Stdin = strings.NewReader(c.pass + "\n")
+				out, err := export.Output()
+				want := strings.ToUpper(hexutil.Encode(crypto.FromECDSA(key))[2:])
+				if c.ok != (err == nil) || (c.ok && strings.TrimSpace(string(out)) != want) {
+					t.Errorf("keys unsafe-export-eth-key with %q: %v %q", c.pass, err, out)
+				}
+			}
 			if backend == "test" {
 				// The prefunded dev keys keep the test keyring's shortcut.
 				var sig hexutil.Bytes
