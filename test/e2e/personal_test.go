@@ -302,7 +302,7 @@ func TestPersonalKeystoreMethods(t *testing.T) {
 	}
 	var hash common.Hash
 	wantErr(t, "send from a locked dev key", n.RPC.Call(&hash, "eth_sendTransaction", sendArgs(devKeys[0].Address, imported, 1)), locked)
-	// The test keyring ignores passphrases.
+	// The prefunded dev keys ignore the passphrase given.
 	if n.CallPrivate(t, &ok, "personal_unlockAccount", devKeys[0].Address, "anything", 0); !ok {
 		t.Fatal("unlock returned false")
 	}
