@@ -1,0 +1,346 @@
+package e2e
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rlp"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/emberchain/ember/contracts"
+)
+
+// simCase is one eth_simulateV1 request, built against the block it
+// simulates on (so "ten blocks after the base" means the same on both
+// chains).
+type simCase struct {
+	name string
+	req  func(base *types.Header) map[string]any
+	// envWords, when set, checks the calls of blockEnv in the answer on
+	// each chain (block number and time are each chain's own) and blanks
+	// them; the rest of the return data is compared as is.
+	envWords func(base *types.Header) map[[2]int][2]uint64
+	// want are exact values of Ember's normalized answer, by path, so a
+	// case cannot pass by both nodes answering the same wrong thing.
+	want map[string]any
+	// code is the JSON-RPC error code the request must fail with; 0: none.
+	code int
+}
+
+// blockEnv is runtime code returning NUMBER, TIMESTAMP, COINBASE,
+// PREVRANDAO, BASEFEE, GASLIMIT and CHAINID as seven words.
+var blockEnv = common.FromHex("0x" +
+	"43600052" + "42602052" + "41604052" + "44606052" + "48608052" + "4560a052" + "4660c052" + "60e06000f3")
+
+// simCases are the requests TestSimulateMatchesGeth sends to both chains.
+func simCases(t *testing.T) []simCase {
+	tracee, child := contracts.MustLoad("Tracee"), contracts.MustLoad("Child")
+	deploy, _ := tracee.DeployData()
+	run7, _ := tracee.ABI.Pack("run", big.NewInt(7))
+	counter, _ := tracee.ABI.Pack("counter")
+	fail, _ := child.ABI.Pack("fail")
+	sender := devKeys[7].Address
+	fresh := common.HexToAddress("0x5151515151515151515151515151515151515151")
+	created := crypto.CreateAddress(fresh, 0)
+	envAddr := common.HexToAddress("0xe0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0")
+	childAddr := common.HexToAddress("0xc1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1")
+	recipient := common.HexToAddress("0x00000000000000000000000000000000000000aa")
+	hexU := func(n uint64) string { return hexutil.EncodeUint64(n) }
+	return []simCase{
+		{name: "transfer with traceTransfers", req: func(*types.Header) map[string]any {
+			return map[string]any{"traceTransfers": true, "blockStateCalls": []any{
+				map[string]any{"calls": []any{
+					map[string]any{"from": sender, "to": recipient, "value": hexutil.EncodeBig(ether(1))},
+				}},
+			}}
+		}, want: map[string]any{
+			"[0].number": "base+1", "[0].timestamp": "base+12", "[0].gasUsed": "0x5208", "[0].baseFeePerGas": "0x0",
+			"[0].calls[0].status": "0x1", "[0].calls[0].logs[0].address": "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee",
+			"[0].calls[0].logs[0].topics[2]": common.BytesToHash(recipient.Bytes()).Hex(),
+			"[0].calls[0].logs[0].data":      common.BigToHash(ether(1)).Hex(),
+		}},
+		{name: "deploy and call across two blocks with state overrides, full transactions", req: func(*types.Header) map[string]any {
+			return map[string]any{"traceTransfers": true, "returnFullTransactions": true, "blockStateCalls": []any{
+				map[string]any{
+					"stateOverrides": map[string]any{fresh.Hex(): map[string]any{"balance": hexutil.EncodeBig(ether(5))}},
+					"calls":          []any{map[string]any{"from": fresh, "input": hexutil.Encode(deploy)}},
+				},
+				map[string]any{
+					// counter = 100 until run(7) sets it to 7+3 (through its
+					// DELEGATECALL) and adds the second child's 8.
+					"stateOverrides": map[string]any{created.Hex(): map[string]any{"stateDiff": map[string]any{
+						common.Hash{}.Hex(): common.BigToHash(big.NewInt(100)).Hex()}}},
+					"calls": []any{
+						map[string]any{"from": fresh, "to": created, "input": hexutil.Encode(counter)},
+						map[string]any{"from": fresh, "to": created, "value": "0xa", "input": hexutil.Encode(run7)},
+						map[string]any{"from": fresh, "to": created, "input": hexutil.Encode(counter)},
+					},
+				},
+			}}
+		}, want: map[string]any{
+			"[0].transactions[0].from": strings.ToLower(fresh.Hex()), "[0].calls[0].status": "0x1",
+			"[1].number": "base+2", "[1].timestamp": "base+24",
+			"[1].calls[0].returnData": common.BigToHash(big.NewInt(100)).Hex(),
+			"[1].calls[1].returnData": common.BigToHash(big.NewInt(18)).Hex(),
+			"[1].calls[2].returnData": common.BigToHash(big.NewInt(18)).Hex(),
+			// The transfers: value 10 into Tracee, 1 wei into the first child.
+			"[1].calls[1].logs[0].data": common.BigToHash(big.NewInt(10)).Hex(),
+			"[1].calls[1].logs[1].data": common.BigToHash(big.NewInt(1)).Hex(),
+		}},
+		{name: "block overrides of number and time, gap filled", req: func(base *types.Header) map[string]any {
+			return map[string]any{"blockStateCalls": []any{
+				map[string]any{
+					"blockOverrides": map[string]any{"number": hexU(base.Number.Uint64() + 4), "time": hexU(base.Time + 1000),
+						"feeRecipient": recipient, "prevRandao": common.HexToHash("0x77").Hex(), "baseFeePerGas": "0x3b9aca00", "gasLimit": "0x1c9c380"},
+					"stateOverrides": map[string]any{envAddr.Hex(): map[string]any{"code": hexutil.Encode(blockEnv)}},
+					"calls":          []any{map[string]any{"from": sender, "to": envAddr}},
+				},
+				map[string]any{"calls": []any{map[string]any{"from": sender, "to": envAddr}}},
+			}}
+		}, envWords: func(base *types.Header) map[[2]int][2]uint64 {
+			// Blocks base+1..base+3 fill the gap; base+4 is overridden, base+5
+			// follows it 12 s later.
+			n, tm := base.Number.Uint64(), base.Time
+			return map[[2]int][2]uint64{{3, 0}: {n + 4, tm + 1000}, {4, 0}: {n + 5, tm + 1012}}
+		}},
+		{name: "reverted call and out of gas", req: func(*types.Header) map[string]any {
+			return map[string]any{"blockStateCalls": []any{map[string]any{
+				"stateOverrides": map[string]any{
+					childAddr.Hex(): map[string]any{"code": hexutil.Encode(child.DeployedBytecode)},
+					envAddr.Hex():   map[string]any{"code": hexutil.Encode(blockEnv)},
+				},
+				"calls": []any{
+					map[string]any{"from": sender, "to": childAddr, "input": hexutil.Encode(fail)},
+					// 10 gas after the intrinsic 21,000: out of gas at the first MSTORE.
+					map[string]any{"from": sender, "to": envAddr, "gas": "0x5212"},
+					map[string]any{"from": sender, "to": recipient, "value": "0x1"},
+				},
+			}}}
+		}, want: map[string]any{
+			"[0].calls[0].status": "0x0", "[0].calls[0].error.code": float64(3),
+			"[0].calls[0].error.message": "execution reverted: child says no",
+			"[0].calls[1].status": "0x0", "[0].calls[1].error.code": float64(-32015), "[0].calls[1].error.message": "out of gas",
+			"[0].calls[1].gasUsed": "0x5212", "[0].calls[2].status": "0x1",
+		}},
+		{name: "validation: nonce too high", code: -38011, req: func(*types.Header) map[string]any {
+			return map[string]any{"validation": true, "blockStateCalls": []any{map[string]any{"calls": []any{
+				map[string]any{"from": sender, "to": recipient, "nonce": "0x5", "maxFeePerGas": "0x174876e800"},
+			}}}}
+		}},
+		{name: "validation: nonce too low", code: -38010, req: func(*types.Header) map[string]any {
+			return map[string]any{"validation": true, "blockStateCalls": []any{map[string]any{
+				"stateOverrides": map[string]any{sender.Hex(): map[string]any{"nonce": "0x3"}},
+				"calls": []any{
+					map[string]any{"from": sender, "to": recipient, "nonce": "0x1", "maxFeePerGas": "0x174876e800"},
+				}}}}
+		}},
+		{name: "validation: insufficient funds", code: -38014, req: func(*types.Header) map[string]any {
+			return map[string]any{"validation": true, "blockStateCalls": []any{map[string]any{"calls": []any{
+				map[string]any{"from": fresh, "to": recipient, "value": "0x1", "maxFeePerGas": "0x174876e800"},
+			}}}}
+		}},
+		{name: "block numbers out of order", code: -38020, req: func(base *types.Header) map[string]any {
+			return map[string]any{"blockStateCalls": []any{
+				map[string]any{"blockOverrides": map[string]any{"number": hexU(base.Number.Uint64() + 3)}},
+				map[string]any{"blockOverrides": map[string]any{"number": hexU(base.Number.Uint64() + 2)}},
+			}}
+		}},
+		{name: "timestamps out of order", code: -38021, req: func(base *types.Header) map[string]any {
+			return map[string]any{"blockStateCalls": []any{
+				map[string]any{"blockOverrides": map[string]any{"time": hexU(base.Time + 100)}},
+				map[string]any{"blockOverrides": map[string]any{"time": hexU(base.Time + 100)}},
+			}}
+		}},
+		{name: "more than 256 blocks", code: -38026, req: func(base *types.Header) map[string]any {
+			return map[string]any{"blockStateCalls": []any{
+				map[string]any{"blockOverrides": map[string]any{"number": hexU(base.Number.Uint64() + 257)}},
+			}}
+		}},
+		{name: "block gas limit", code: -38015, req: func(*types.Header) map[string]any {
+			return map[string]any{"blockStateCalls": []any{map[string]any{
+				"blockOverrides": map[string]any{"gasLimit": "0x7530"},
+				"calls": []any{
+					map[string]any{"from": sender, "to": recipient, "gas": "0x5208"},
+					map[string]any{"from": sender, "to": recipient, "gas": "0x5208"},
+				}}}}
+		}},
+		{name: "empty input", code: -32602, req: func(*types.Header) map[string]any {
+			return map[string]any{"blockStateCalls": []any{}}
+		}},
+	}
+}
+
+// TestSimulateMatchesGeth sends the same eth_simulateV1 requests to Ember and
+// to geth --dev started from Ember's genesis and compares the answers field
+// by field. What legitimately differs between the two chains is named in
+// simChainSpecific and normalizeSim: hashes over the chains' own block data,
+// state roots (the chains' states differ: geth has the system contracts and
+// runs their system calls), the base block's fee recipient, and block
+// numbers and timestamps, compared as offsets from each chain's base block.
+func TestSimulateMatchesGeth(t *testing.T) {
+	ember := StartDev(t)
+	geth := StartGeth(t, emberGenesisForGeth(t, ember.Home))
+	chains := []chainClient{{"ember", ember.RPC, ember.Eth}, {"geth", geth.RPC, geth.Eth}}
+
+	for _, tc := range simCases(t) {
+		t.Run(tc.name, func(t *testing.T) {
+			var answers [2]any
+			var codes [2]int
+			for i, c := range chains {
+				base, err := c.eth.HeaderByNumber(ctx(t), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var raw json.RawMessage
+				err = c.rpc.CallContext(ctx(t), &raw, "eth_simulateV1", tc.req(base), "latest")
+				if err != nil {
+					var rerr rpc.Error
+					if !errors.As(err, &rerr) {
+						t.Fatalf("%s: %v", c.name, err)
+					}
+					codes[i] = rerr.ErrorCode()
+					answers[i] = map[string]any{"code": rerr.ErrorCode(), "message": normalizeSimError(rerr.Error())}
+					continue
+				}
+				var v any
+				if err := json.Unmarshal(raw, &v); err != nil {
+					t.Fatal(err)
+				}
+				if tc.envWords != nil {
+					checkEnvWords(t, c.name, v, tc.envWords(base))
+				}
+				answers[i] = normalizeSim(v, base)
+				if i == 0 {
+					for path, want := range tc.want {
+						if got := jsonPath(answers[i], path); !reflect.DeepEqual(got, want) {
+							t.Errorf("ember %s = %v, want %v", path, got, want)
+						}
+					}
+				}
+			}
+			if d := jsonDiff(answers[0], answers[1], ""); d != "" {
+				emberJSON, _ := json.MarshalIndent(answers[0], "", " ")
+				gethJSON, _ := json.MarshalIndent(answers[1], "", " ")
+				t.Errorf("differs from geth: %s\nember: %s\ngeth: %s", d, emberJSON, gethJSON)
+			}
+			if codes[0] != tc.code {
+				t.Errorf("ember answered error code %d, want %d", codes[0], tc.code)
+			}
+			t.Logf("ember and geth agree (error code %d)", codes[0])
+		})
+	}
+}
+
+// checkEnvWords checks that blockEnv saw the block number and time each
+// block of the answer says, then blanks those two words.
+func checkEnvWords(t *testing.T, chain string, answer any, want map[[2]int][2]uint64) {
+	t.Helper()
+	blocks, _ := answer.([]any)
+	for at, w := range want {
+		block, _ := blocks[at[0]].(map[string]any)
+		call, _ := block["calls"].([]any)[at[1]].(map[string]any)
+		ret := common.FromHex(call["returnData"].(string))
+		if len(ret) != 7*32 {
+			t.Fatalf("%s: block %d call %d returned %x", chain, at[0], at[1], ret)
+		}
+		number, time := new(big.Int).SetBytes(ret[:32]).Uint64(), new(big.Int).SetBytes(ret[32:64]).Uint64()
+		if number != w[0] || time != w[1] {
+			t.Errorf("%s: block %d: NUMBER %d TIMESTAMP %d, want %d %d", chain, at[0], number, time, w[0], w[1])
+		}
+		call["returnData"] = "NUMBER TIMESTAMP checked; " + hexutil.Encode(ret[64:])
+	}
+}
+
+// simChainSpecific are the fields whose values hash or name each chain's
+// own block data, left out of the comparison.
+var simChainSpecific = []string{"hash", "parentHash", "blockHash", "stateRoot", "miner"}
+
+// normalizeSim drops simChainSpecific and turns block numbers and
+// timestamps into offsets from the base block. A block's size is compared
+// without its number and timestamp, whose RLP lengths differ between the
+// chains (geth's genesis time is 0, Ember's base block is of today).
+func normalizeSim(v any, base *types.Header) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for _, k := range simChainSpecific {
+			delete(v, k)
+		}
+		if size, ok := v["size"].(string); ok {
+			v["size"] = fmt.Sprintf("%d + number + timestamp", hexutil.MustDecodeUint64(size)-
+				rlpUintLen(v["number"])-rlpUintLen(v["timestamp"]))
+		}
+		for k, e := range v {
+			switch k {
+			case "number", "blockNumber":
+				v[k] = offset(e, base.Number.Uint64())
+			case "timestamp", "blockTimestamp":
+				v[k] = offset(e, base.Time)
+			default:
+				v[k] = normalizeSim(e, base)
+			}
+		}
+	case []any:
+		for i, e := range v {
+			v[i] = normalizeSim(e, base)
+		}
+	}
+	return v
+}
+
+// jsonPath reads a value of decoded JSON at a path like "[1].calls[0].status".
+func jsonPath(v any, path string) any {
+	for _, part := range regexp.MustCompile(`\[\d+\]|[^.\[\]]+`).FindAllString(path, -1) {
+		if strings.HasPrefix(part, "[") {
+			var i int
+			fmt.Sscanf(part, "[%d]", &i)
+			arr, _ := v.([]any)
+			if i >= len(arr) {
+				return nil
+			}
+			v = arr[i]
+			continue
+		}
+		m, _ := v.(map[string]any)
+		v = m[part]
+	}
+	return v
+}
+
+// rlpUintLen is the RLP length of a JSON quantity.
+func rlpUintLen(v any) uint64 {
+	s, _ := v.(string)
+	n, _ := hexutil.DecodeUint64(s)
+	enc, _ := rlp.EncodeToBytes(n)
+	return uint64(len(enc))
+}
+
+func offset(v any, from uint64) any {
+	s, ok := v.(string)
+	if !ok {
+		return v
+	}
+	n, err := hexutil.DecodeUint64(s)
+	if err != nil {
+		return v
+	}
+	return fmt.Sprintf("base+%d", int64(n-from))
+}
+
+// normalizeSimError blanks the block numbers and timestamps of the ordering
+// errors, which are each chain's own.
+func normalizeSimError(msg string) string {
+	if strings.Contains(msg, "must be in order") {
+		return regexp.MustCompile(`\d+`).ReplaceAllString(msg, "N")
+	}
+	return msg
+}
