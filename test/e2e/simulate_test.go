@@ -129,7 +129,7 @@ func simCases(t *testing.T) []simCase {
 		}, want: map[string]any{
 			"[0].calls[0].status": "0x0", "[0].calls[0].error.code": float64(3),
 			"[0].calls[0].error.message": "execution reverted: child says no",
-			"[0].calls[1].status": "0x0", "[0].calls[1].error.code": float64(-32015), "[0].calls[1].error.message": "out of gas",
+			"[0].calls[1].status":        "0x0", "[0].calls[1].error.code": float64(-32015), "[0].calls[1].error.message": "out of gas",
 			"[0].calls[1].gasUsed": "0x5212", "[0].calls[2].status": "0x1",
 		}},
 		{name: "validation: nonce too high", code: -38011, req: func(*types.Header) map[string]any {
