@@ -344,3 +344,237 @@ func normalizeSimError(msg string) string {
 	}
 	return msg
 }
+
+// simBlockJSON and simCallJSON read an eth_simulateV1 answer.
+type simBlockJSON struct {
+	Number          hexutil.Uint64    `json:"number"`
+	Timestamp       hexutil.Uint64    `json:"timestamp"`
+	Hash            common.Hash       `json:"hash"`
+	ParentHash      common.Hash       `json:"parentHash"`
+	Miner           common.Address    `json:"miner"`
+	BaseFee         *hexutil.Big      `json:"baseFeePerGas"`
+	GasUsed         hexutil.Uint64    `json:"gasUsed"`
+	Withdrawals     types.Withdrawals `json:"withdrawals"`
+	WithdrawalsRoot common.Hash       `json:"withdrawalsRoot"`
+	Calls           []simCallJSON     `json:"calls"`
+}
+
+type simCallJSON struct {
+	ReturnData hexutil.Bytes  `json:"returnData"`
+	Logs       []types.Log    `json:"logs"`
+	GasUsed    hexutil.Uint64 `json:"gasUsed"`
+	Status     hexutil.Uint64 `json:"status"`
+	Error      *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+const (
+	// balanceCode returns BALANCE(calldata word 0).
+	balanceCode = "0x5f35315f5260205ff3"
+	// blockHashCode returns BLOCKHASH(calldata word 0).
+	blockHashCode = "0x5f35405f5260205ff3"
+)
+
+// TestSimulateEmber checks what the comparison with geth cannot, since it
+// depends on the chain: validation against Ember's base fee (with its
+// floor) and the fees paid, BLOCKHASH across simulated and real blocks,
+// withdrawals, moved precompiles, refused input, the call limits, and the
+// RPC gas cap and EVM timeout on a node restarted with tight ones.
+func TestSimulateEmber(t *testing.T) {
+	n := StartDev(t, "--empty-block-interval", "0")
+	sender, reader := devKeys[7].Address, devKeys[8].Address
+	payee := common.HexToAddress("0x00000000000000000000000000000000000000fe")
+	probe := common.HexToAddress("0x00000000000000000000000000000000000000b1")
+	word := func(a common.Address) string { return common.BytesToHash(a.Bytes()).Hex() }
+	simulate := func(t *testing.T, req map[string]any) ([]simBlockJSON, error) {
+		t.Helper()
+		var out []simBlockJSON
+		err := n.RPC.CallContext(ctx(t), &out, "eth_simulateV1", req, "latest")
+		return out, err
+	}
+	mustSimulate := func(t *testing.T, req map[string]any) []simBlockJSON {
+		t.Helper()
+		out, err := simulate(t, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	wantErr := func(t *testing.T, req map[string]any, code int, msg string) {
+		t.Helper()
+		_, err := simulate(t, req)
+		var rerr rpc.Error
+		if !errors.As(err, &rerr) || rerr.ErrorCode() != code || err.Error() != msg {
+			t.Fatalf("got %v, want %d %q", err, code, msg)
+		}
+	}
+	withProbe := map[string]any{probe.Hex(): map[string]any{"code": balanceCode}}
+
+	t.Run("validation charges the base fee and pays the tip", func(t *testing.T) {
+		var baseFee hexutil.Big
+		if err := n.RPC.Call(&baseFee, "eth_baseFee"); err != nil {
+			t.Fatal(err)
+		}
+		bal0, _ := n.Eth.BalanceAt(ctx(t), sender, nil)
+		tip, feeCap := gwei(1), new(big.Int).Mul(baseFee.ToInt(), big.NewInt(2))
+		fees := map[string]any{"maxFeePerGas": hexutil.EncodeBig(feeCap), "maxPriorityFeePerGas": hexutil.EncodeBig(tip)}
+		call := func(from common.Address, to common.Address, extra map[string]any) map[string]any {
+			c := map[string]any{"from": from, "to": to}
+			for k, v := range fees {
+				c[k] = v
+			}
+			for k, v := range extra {
+				c[k] = v
+			}
+			return c
+		}
+		blocks := mustSimulate(t, map[string]any{"validation": true, "blockStateCalls": []any{map[string]any{
+			"blockOverrides": map[string]any{"feeRecipient": payee},
+			"stateOverrides": withProbe,
+			"calls": []any{
+				call(sender, payee, map[string]any{"value": hexutil.EncodeBig(ether(1))}),
+				call(reader, probe, map[string]any{"input": word(sender)}),
+				call(reader, probe, map[string]any{"input": word(payee)}),
+			},
+		}}})
+		b := blocks[0]
+		if b.BaseFee.ToInt().Cmp(baseFee.ToInt()) != 0 {
+			t.Fatalf("base fee %v, want the next block's %v", b.BaseFee, &baseFee)
+		}
+		price := new(big.Int).Add(baseFee.ToInt(), tip)
+		wantSender := new(big.Int).Sub(bal0, ether(1))
+		wantSender.Sub(wantSender, new(big.Int).Mul(price, big.NewInt(21000)))
+		// The payee holds 1 ether and the tips of the first two calls.
+		wantPayee := new(big.Int).Add(ether(1), new(big.Int).Mul(tip, big.NewInt(int64(21000+b.Calls[1].GasUsed))))
+		if got := new(big.Int).SetBytes(b.Calls[1].ReturnData); got.Cmp(wantSender) != 0 {
+			t.Errorf("sender balance %v, want %v", got, wantSender)
+		}
+		if got := new(big.Int).SetBytes(b.Calls[2].ReturnData); got.Cmp(wantPayee) != 0 {
+			t.Errorf("fee recipient balance %v, want %v", got, wantPayee)
+		}
+		if b.GasUsed != 21000+b.Calls[1].GasUsed+b.Calls[2].GasUsed {
+			t.Errorf("block gas used %d", b.GasUsed)
+		}
+	})
+
+	t.Run("BLOCKHASH sees the simulated blocks and the real chain", func(t *testing.T) {
+		head, _ := n.Eth.HeaderByNumber(ctx(t), nil)
+		num := func(u uint64) string { return common.BigToHash(new(big.Int).SetUint64(u)).Hex() }
+		hashProbe := map[string]any{probe.Hex(): map[string]any{"code": blockHashCode}}
+		blocks := mustSimulate(t, map[string]any{"blockStateCalls": []any{
+			map[string]any{"stateOverrides": hashProbe, "calls": []any{map[string]any{"to": probe, "input": num(head.Number.Uint64())}}},
+			map[string]any{"calls": []any{
+				map[string]any{"to": probe, "input": num(head.Number.Uint64() + 1)},
+				map[string]any{"to": probe, "input": num(head.Number.Uint64() + 2)}, // the block itself: zero
+			}},
+			// Two back: found by walking the simulated headers.
+			map[string]any{"calls": []any{map[string]any{"to": probe, "input": num(head.Number.Uint64() + 1)}}},
+		}})
+		if blocks[0].ParentHash != head.Hash() || blocks[1].ParentHash != blocks[0].Hash {
+			t.Fatalf("parent hashes %s %s", blocks[0].ParentHash, blocks[1].ParentHash)
+		}
+		for _, c := range []struct {
+			got  hexutil.Bytes
+			want common.Hash
+		}{{blocks[0].Calls[0].ReturnData, head.Hash()}, {blocks[1].Calls[0].ReturnData, blocks[0].Hash}, {blocks[1].Calls[1].ReturnData, common.Hash{}},
+			{blocks[2].Calls[0].ReturnData, blocks[0].Hash}} {
+			if common.BytesToHash(c.got) != c.want {
+				t.Errorf("BLOCKHASH = %s, want %s", c.got, c.want)
+			}
+		}
+	})
+
+	t.Run("withdrawals credit their recipients", func(t *testing.T) {
+		w := common.HexToAddress("0x00000000000000000000000000000000000000c7")
+		blocks := mustSimulate(t, map[string]any{"blockStateCalls": []any{
+			map[string]any{"blockOverrides": map[string]any{"withdrawals": []any{
+				map[string]any{"index": "0x0", "validatorIndex": "0x5", "address": w, "amount": "0x77359400"}, // 2e9 gwei
+			}}},
+			map[string]any{"stateOverrides": withProbe, "calls": []any{map[string]any{"to": probe, "input": word(w)}}},
+		}})
+		if len(blocks[0].Withdrawals) != 1 || blocks[0].WithdrawalsRoot == types.EmptyWithdrawalsHash {
+			t.Errorf("withdrawals %v root %s", blocks[0].Withdrawals, blocks[0].WithdrawalsRoot)
+		}
+		if got := new(big.Int).SetBytes(blocks[1].Calls[0].ReturnData); got.Cmp(ether(2)) != 0 {
+			t.Errorf("withdrawn balance %v, want 2 ether", got)
+		}
+	})
+
+	t.Run("movePrecompileToAddress", func(t *testing.T) {
+		identity, moved := common.BytesToAddress([]byte{4}), common.HexToAddress("0x0000000000000000000000000000000000001234")
+		blocks := mustSimulate(t, map[string]any{"blockStateCalls": []any{map[string]any{
+			"stateOverrides": map[string]any{identity.Hex(): map[string]any{"movePrecompileToAddress": moved}},
+			"calls": []any{
+				map[string]any{"to": moved, "input": "0xdeadbeef"},
+				map[string]any{"to": identity, "input": "0xdeadbeef"},
+			},
+		}}})
+		if got := blocks[0].Calls; got[0].ReturnData.String() != "0xdeadbeef" || len(got[1].ReturnData) != 0 {
+			t.Errorf("moved identity %s, old address %s", got[0].ReturnData, got[1].ReturnData)
+		}
+	})
+
+	t.Run("refused input", func(t *testing.T) {
+		wantErr(t, map[string]any{"blockStateCalls": []any{map[string]any{"blockOverrides": map[string]any{"feeRecipent": payee}}}},
+			-32602, `invalid argument 0: unknown field "feeRecipent" in block override`)
+		wantErr(t, map[string]any{"blockStateCalls": []any{map[string]any{"stateOverrides": map[string]any{payee.Hex(): map[string]any{"balanse": "0x1"}}}}},
+			-32602, `invalid argument 0: unknown field "balanse" in state override for `+payee.Hex())
+		wantErr(t, map[string]any{"blockStateCalls": []any{map[string]any{"blockOverrides": map[string]any{"difficulty": "0x1"}}}},
+			-32602, fmt.Sprintf("block %d: difficulty override is not allowed after the merge", mustHead(t, n)+1))
+		calls := make([]any, 5001)
+		for i := range calls {
+			calls[i] = map[string]any{"to": payee}
+		}
+		wantErr(t, map[string]any{"blockStateCalls": []any{map[string]any{"calls": calls}}}, -38026, "too many calls in block: 5001 > 5000")
+		blocks := make([]any, 257)
+		for i := range blocks {
+			blocks[i] = map[string]any{}
+		}
+		wantErr(t, map[string]any{"blockStateCalls": blocks}, -38026, "too many blocks")
+		wantErr(t, map[string]any{"blockStateCalls": []any{map[string]any{"calls": []any{map[string]any{"to": payee, "chainId": "0x1"}}}}},
+			-32000, "chainId does not match node's (have=1, want=31337)")
+	})
+
+	// A node with an RPC gas cap of 2e10 and an EVM time limit of 300 ms.
+	n.Stop()
+	setAppConfig(t, n, map[string]string{"gas-cap": "20000000000", "evm-timeout": `"300ms"`})
+	n.Start("start")
+	huge := map[string]any{"gasLimit": "0xffffffffff"}
+
+	t.Run("the gas cap is a budget for the whole request", func(t *testing.T) {
+		leftProbe := map[string]any{probe.Hex(): map[string]any{"code": gasLeftCode}}
+		blocks := mustSimulate(t, map[string]any{"blockStateCalls": []any{
+			map[string]any{"blockOverrides": huge, "stateOverrides": leftProbe, "calls": []any{map[string]any{"to": probe}}},
+			map[string]any{"blockOverrides": huge, "calls": []any{map[string]any{"to": probe}}},
+		}})
+		first := new(big.Int).SetBytes(blocks[0].Calls[0].ReturnData).Uint64()
+		second := new(big.Int).SetBytes(blocks[1].Calls[0].ReturnData).Uint64()
+		if first != 20_000_000_000-21002 {
+			t.Errorf("first call's gas left %d, want the cap less 21002", first)
+		}
+		if want := 20_000_000_000 - uint64(blocks[0].Calls[0].GasUsed) - 21002; second != want {
+			t.Errorf("second call's gas left %d, want %d (the budget less the first call's use)", second, want)
+		}
+	})
+	t.Run("evm-timeout ends an endless call", func(t *testing.T) {
+		wantErr(t, map[string]any{"blockStateCalls": []any{map[string]any{
+			"blockOverrides": huge,
+			"stateOverrides": map[string]any{probe.Hex(): map[string]any{"code": loopCode}},
+			"calls":          []any{map[string]any{"to": probe}},
+		}}}, -32603, "execution aborted (timeout = 300ms)")
+		if _, err := n.Eth.BlockNumber(ctx(t)); err != nil {
+			t.Fatalf("server after a timed-out simulation: %v", err)
+		}
+	})
+}
+
+func mustHead(t *testing.T, n *Node) uint64 {
+	t.Helper()
+	h, err := n.Eth.BlockNumber(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
