@@ -215,12 +215,18 @@ func numberSimBlocks(base *types.Header, blocks []SimBlock) ([]SimBlock, error) 
 		}
 		// Fill the gap, if any, with empty blocks.
 		for n := new(big.Int).Add(prevNum, common.Big1); n.Cmp(num) < 0; n.Add(n, common.Big1) {
-			prevTime += simBlockTime
-			t := hexutil.Uint64(prevTime)
+			t, err := nextSimTime(prevTime)
+			if err != nil {
+				return nil, err
+			}
+			prevTime = uint64(t)
 			out = append(out, SimBlock{BlockOverrides: &BlockOverrides{Number: (*hexutil.Big)(new(big.Int).Set(n)), Time: &t}})
 		}
 		if o.Time == nil {
-			t := hexutil.Uint64(prevTime + simBlockTime)
+			t, err := nextSimTime(prevTime)
+			if err != nil {
+				return nil, err
+			}
 			o.Time = &t
 		} else if uint64(*o.Time) <= prevTime {
 			return nil, &simError{fmt.Sprintf("block timestamps must be in order: %d <= %d", uint64(*o.Time), prevTime), codeBlockTimestampInvalid}
@@ -229,6 +235,14 @@ func numberSimBlocks(base *types.Header, blocks []SimBlock) ([]SimBlock, error) 
 		out = append(out, b)
 	}
 	return out, nil
+}
+
+// nextSimTime is the default time of the block after one at prev.
+func nextSimTime(prev uint64) (hexutil.Uint64, error) {
+	if prev > math.MaxUint64-simBlockTime {
+		return 0, &simError{fmt.Sprintf("block timestamps overflow after %d", prev), codeBlockTimestampInvalid}
+	}
+	return hexutil.Uint64(prev + simBlockTime), nil
 }
 
 // simHeaders makes each block's header before execution: what the overrides
