@@ -16,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rlp"
 	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/holiman/uint256"
 
 	"github.com/emberchain/ember/contracts"
 )
@@ -96,6 +97,29 @@ func simCases(t *testing.T) []simCase {
 			// The transfers: value 10 into Tracee, 1 wei into the first child.
 			"[1].calls[1].logs[0].data": common.BigToHash(big.NewInt(10)).Hex(),
 			"[1].calls[1].logs[1].data": common.BigToHash(big.NewInt(1)).Hex(),
+		}},
+		{name: "every transaction type, full transactions", req: func(*types.Header) map[string]any {
+			auth, err := types.SignSetCode(devKeys[8].Private, types.SetCodeAuthorization{
+				ChainID: *uint256.NewInt(31337), Address: childAddr, Nonce: 0})
+			if err != nil {
+				t.Fatal(err)
+			}
+			al := []any{map[string]any{"address": recipient, "storageKeys": []any{common.Hash{}.Hex()}}}
+			return map[string]any{"returnFullTransactions": true, "traceTransfers": true, "blockStateCalls": []any{map[string]any{
+				"stateOverrides": map[string]any{childAddr.Hex(): map[string]any{"code": hexutil.Encode(child.DeployedBytecode)}},
+				"calls": []any{
+					map[string]any{"from": sender, "to": recipient, "value": "0x2", "gasPrice": "0x3b9aca00"},
+					// (gasPrice with an accessList: EIP-2930 since geth 1.17.10, legacy in
+					// 1.17.8, so checked in TestSimulateEmber instead.)
+					map[string]any{"from": sender, "to": recipient, "gasPrice": "0x1"},
+					map[string]any{"from": sender, "to": recipient, "maxFeePerGas": "0x77359400", "maxPriorityFeePerGas": "0x1", "accessList": al},
+					map[string]any{"from": sender, "to": devKeys[8].Address, "input": hexutil.Encode(fail), "authorizationList": []any{auth}},
+				}}}}
+		}, want: map[string]any{
+			"[0].transactions[0].type": "0x0", "[0].transactions[1].type": "0x0", "[0].transactions[2].type": "0x2",
+			"[0].transactions[3].type": "0x4", "[0].transactions[3].nonce": "0x3",
+			// devKeys[8] now runs Child's code: fail() reverts.
+			"[0].calls[3].status": "0x0", "[0].calls[3].error.message": "execution reverted: child says no",
 		}},
 		{name: "block overrides of number and time, gap filled", req: func(base *types.Header) map[string]any {
 			return map[string]any{"blockStateCalls": []any{
@@ -187,6 +211,13 @@ func simCases(t *testing.T) []simCase {
 // state roots (the chains' states differ: geth has the system contracts and
 // runs their system calls), the base block's fee recipient, and block
 // numbers and timestamps, compared as offsets from each chain's base block.
+//
+// Ember follows go-ethereum v1.17.10, the library it builds with, where it
+// differs from the 1.17.8 binary compared here; no case below touches those
+// points, which TestSimulateEmber and the unit tests check instead:
+// gasPrice with an accessList is an EIP-2930 transaction (1.17.8: legacy),
+// unknown override keys are refused (1.17.8: ignored), and the log indexes
+// after a call whose logs were dropped stay consecutive (1.17.8: a gap).
 func TestSimulateMatchesGeth(t *testing.T) {
 	ember := StartDev(t)
 	geth := StartGeth(t, emberGenesisForGeth(t, ember.Home))
@@ -456,6 +487,27 @@ func TestSimulateEmber(t *testing.T) {
 		}
 		if b.GasUsed != 21000+b.Calls[1].GasUsed+b.Calls[2].GasUsed {
 			t.Errorf("block gas used %d", b.GasUsed)
+		}
+	})
+
+	t.Run("gasPrice with an accessList is an EIP-2930 transaction", func(t *testing.T) {
+		// As geth 1.17.10 builds it (1.17.8 made it legacy, dropping the list).
+		var out []struct {
+			Transactions []struct {
+				Type       hexutil.Uint64   `json:"type"`
+				GasPrice   hexutil.Big      `json:"gasPrice"`
+				AccessList types.AccessList `json:"accessList"`
+			} `json:"transactions"`
+		}
+		err := n.RPC.Call(&out, "eth_simulateV1", map[string]any{"returnFullTransactions": true, "blockStateCalls": []any{map[string]any{"calls": []any{
+			map[string]any{"from": sender, "to": payee, "gasPrice": "0x7", "accessList": []any{map[string]any{"address": payee, "storageKeys": []any{}}}},
+		}}}}, "latest")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tx := out[0].Transactions[0]
+		if tx.Type != types.AccessListTxType || tx.GasPrice.ToInt().Int64() != 7 || len(tx.AccessList) != 1 || tx.AccessList[0].Address != payee {
+			t.Errorf("tx %+v", tx)
 		}
 	})
 
