@@ -511,6 +511,24 @@ func TestSimulateEmber(t *testing.T) {
 		}
 	})
 
+	t.Run("log indexes run across the block, dropped logs leave no gap", func(t *testing.T) {
+		logRevert, logStop := common.HexToAddress("0x00000000000000000000000000000000000000d1"), common.HexToAddress("0x00000000000000000000000000000000000000d2")
+		blocks := mustSimulate(t, map[string]any{"blockStateCalls": []any{map[string]any{
+			"stateOverrides": map[string]any{
+				logRevert.Hex(): map[string]any{"code": "0x5f5fa05f5ffd"}, // LOG0, then REVERT
+				logStop.Hex():   map[string]any{"code": "0x5f5fa000"},     // LOG0, STOP
+			},
+			"calls": []any{
+				map[string]any{"to": logStop}, map[string]any{"to": logRevert}, map[string]any{"to": logStop},
+			},
+		}}})
+		c := blocks[0].Calls
+		if len(c[0].Logs) != 1 || c[0].Logs[0].Index != 0 || c[1].Status != 0 || len(c[1].Logs) != 0 ||
+			len(c[2].Logs) != 1 || c[2].Logs[0].Index != 1 || c[2].Logs[0].TxIndex != 2 || c[2].Logs[0].BlockHash != blocks[0].Hash {
+			t.Errorf("calls %+v", c)
+		}
+	})
+
 	t.Run("BLOCKHASH sees the simulated blocks and the real chain", func(t *testing.T) {
 		head, _ := n.Eth.HeaderByNumber(ctx(t), nil)
 		num := func(u uint64) string { return common.BigToHash(new(big.Int).SetUint64(u)).Hex() }
