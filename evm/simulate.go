@@ -2,7 +2,6 @@ package evm
 
 import (
 	"context"
-	"fmt"
 	"math/big"
 	"time"
 
@@ -74,8 +73,9 @@ func (b *MessageBlock) GasUsed() uint64 { return b.gp.Used() }
 
 // Apply runs msg, which tx (unsigned: its hash names the message) stands for
 // in the block, as the index-th of the block, and returns its receipt and
-// result. An error means it could not be executed (nonce, funds, gas, ...)
-// or ctx aborted it; the block must not go on then.
+// result. An error means it could not be executed (nonce, funds, gas, ...:
+// go-ethereum's core errors), or ctx aborted it (ctx's error before the
+// run, a *TimeoutError during it); the block must not go on then.
 func (b *MessageBlock) Apply(ctx context.Context, msg *core.Message, tx *types.Transaction, index int) (*types.Receipt, *core.ExecutionResult, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -95,7 +95,7 @@ func (b *MessageBlock) Apply(ctx context.Context, msg *core.Message, tx *types.T
 		return nil, nil, &TimeoutError{Timeout: b.timeout}
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("err: %w (supplied gas %d)", err, msg.GasLimit)
+		return nil, nil, err
 	}
 	if err := b.statedb.Error(); err != nil {
 		return nil, nil, err

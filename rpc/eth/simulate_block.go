@@ -15,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/state"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/core/vm"
+	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/trie"
 
 	"github.com/emberchain/ember/evm"
@@ -37,7 +38,7 @@ type SimBlockResult struct {
 	calls   []SimCallResult
 	senders []common.Address // the calls' senders: the txs are unsigned
 	fullTx  bool
-	sim     *simulation
+	config  *params.ChainConfig
 }
 
 // SimCallResult is the outcome of one simulated call.
@@ -53,7 +54,7 @@ type SimCallResult struct {
 }
 
 func (r *SimBlockResult) MarshalJSON() ([]byte, error) {
-	fields := MarshalBlock(r.block, r.fullTx, r.sim.api.b.ChainConfig())
+	fields := MarshalBlock(r.block, r.fullTx, r.config)
 	if r.fullTx {
 		// An unsigned tx names no sender: the call did.
 		for i, tx := range fields["transactions"].([]any) {
@@ -68,6 +69,64 @@ func (r *SimBlockResult) MarshalJSON() ([]byte, error) {
 // its state overrides, and builds the block: header is the one simHeaders
 // made, parent the block before.
 func (s *simulation) runBlock(ctx context.Context, block *SimBlock, header, parent *types.Header) (*SimBlockResult, error) {
+	cfg := s.api.b.ChainConfig()
+	s.linkHeader(header, parent)
+	precompiles := vm.ActivePrecompiledContracts(evm.Rules(cfg, header.Number, header.Time))
+	if block.StateOverrides != nil {
+		if err := block.StateOverrides.apply(s.state, precompiles); err != nil {
+			return nil, err
+		}
+	}
+	logs := &simLogs{transfers: s.opts.TraceTransfers, number: header.Number.Uint64(), time: header.Time}
+	run := evm.NewMessageBlock(cfg, header, s.chain, s.state, evm.MessageBlockOptions{
+		NoBaseFee:   !s.opts.Validation,
+		Precompiles: precompiles,
+		Hooks:       logs.hooks(),
+		BlobBaseFee: block.BlockOverrides.blobBaseFee(),
+		Timeout:     s.api.cfg.EVMTimeout,
+	})
+	defer run.Release()
+
+	res := &SimBlockResult{fullTx: s.opts.ReturnFullTransactions, config: cfg,
+		calls: make([]SimCallResult, len(block.Calls)), senders: make([]common.Address, len(block.Calls))}
+	txs := make(types.Transactions, len(block.Calls))
+	receipts := make(types.Receipts, len(block.Calls))
+	for i := range block.Calls {
+		call, gasCapped, err := s.prepareCall(&block.Calls[i], header, run.GasLeft())
+		if err != nil {
+			return nil, err
+		}
+		txs[i], res.senders[i] = call.tx, call.from
+		logs.startCall(call.tx.Hash(), i)
+		receipt, result, err := run.Apply(ctx, call.msg, call.tx, i)
+		if err != nil {
+			return nil, applyError(err, call.msg.GasLimit)
+		}
+		receipts[i] = receipt
+		if err := s.budget.consume(result.UsedGas); err != nil {
+			return nil, err
+		}
+		res.calls[i] = callResult(result, logs.callLogs(), gasCapped)
+	}
+	header.GasUsed = run.GasUsed()
+	withdrawals := types.Withdrawals{}
+	if o := block.BlockOverrides; o.Withdrawals != nil {
+		withdrawals = *o.Withdrawals
+	}
+	run.Withdraw(withdrawals)
+	res.block = s.seal(header, txs, receipts, withdrawals)
+	hash := res.block.Hash()
+	for _, c := range res.calls {
+		for _, l := range c.Logs {
+			l.BlockHash = hash // only known now
+		}
+	}
+	return res, nil
+}
+
+// linkHeader sets what a simulated header takes from its parent: the hash,
+// the base fee unless overridden, the blob gas excess.
+func (s *simulation) linkHeader(header, parent *types.Header) {
 	cfg := s.api.b.ChainConfig()
 	header.ParentHash = parent.Hash()
 	if header.BaseFee == nil {
@@ -85,66 +144,37 @@ func (s *simulation) runBlock(ctx context.Context, block *SimBlock, header, pare
 		}
 		header.ExcessBlobGas = &excess
 	}
-	precompiles := vm.ActivePrecompiledContracts(evm.Rules(cfg, header.Number, header.Time))
-	if block.StateOverrides != nil {
-		if err := block.StateOverrides.apply(s.state, precompiles); err != nil {
-			return nil, err
-		}
-	}
-	logs := &simLogs{transfers: s.opts.TraceTransfers, number: header.Number.Uint64(), time: header.Time}
-	run := evm.NewMessageBlock(cfg, header, s.chain, s.state, evm.MessageBlockOptions{
-		NoBaseFee:   !s.opts.Validation,
-		Precompiles: precompiles,
-		Hooks:       logs.hooks(),
-		BlobBaseFee: block.BlockOverrides.blobBaseFee(),
-		Timeout:     s.api.cfg.EVMTimeout,
-	})
-	defer run.Release()
+}
 
-	res := &SimBlockResult{fullTx: s.opts.ReturnFullTransactions, sim: s,
-		calls: make([]SimCallResult, len(block.Calls)), senders: make([]common.Address, len(block.Calls))}
-	txs := make(types.Transactions, len(block.Calls))
-	receipts := make(types.Receipts, len(block.Calls))
-	for i := range block.Calls {
-		call, gasCapped, err := s.prepareCall(&block.Calls[i], header, run.GasLeft())
-		if err != nil {
-			return nil, err
-		}
-		txs[i], res.senders[i] = call.tx, call.from
-		logs.startCall(call.tx.Hash(), i)
-		receipt, result, err := run.Apply(ctx, call.msg, call.tx, i)
-		if err != nil {
-			return nil, txValidationError(err)
-		}
-		receipts[i] = receipt
-		if err := s.budget.consume(result.UsedGas); err != nil {
-			return nil, err
-		}
-		res.calls[i] = callResult(result, logs.callLogs(), gasCapped)
-	}
-	header.GasUsed = run.GasUsed()
+// seal completes the header after execution (blob gas, requests, state
+// root) and assembles the block, which computes the transaction and
+// receipt roots and the bloom.
+func (s *simulation) seal(header *types.Header, txs types.Transactions, receipts types.Receipts, withdrawals types.Withdrawals) *types.Block {
+	cfg := s.api.b.ChainConfig()
 	if cfg.IsCancun(header.Number, header.Time) {
 		var blobGas uint64 // this chain has no blob transactions
 		header.BlobGasUsed = &blobGas
 	}
-	withdrawals := types.Withdrawals{}
-	if o := block.BlockOverrides; o.Withdrawals != nil {
-		withdrawals = *o.Withdrawals
-	}
-	run.Withdraw(withdrawals)
 	if cfg.IsPrague(header.Number, header.Time) {
 		// Ember processes no EIP-7685 requests: its blocks hold none.
 		header.RequestsHash = &types.EmptyRequestsHash
 	}
 	header.Root = s.state.IntermediateRoot(evm.Rules(cfg, header.Number, header.Time))
-	res.block = types.NewBlock(header, &types.Body{Transactions: txs, Withdrawals: withdrawals}, receipts, trie.NewStackTrie(nil))
-	hash := res.block.Hash()
-	for _, c := range res.calls {
-		for _, l := range c.Logs {
-			l.BlockHash = hash
-		}
+	return types.NewBlock(header, &types.Body{Transactions: txs, Withdrawals: withdrawals}, receipts, trie.NewStackTrie(nil))
+}
+
+// applyError is the answer to a call that could not be executed: geth's
+// code for why, its message with the gas supplied; an expired request is
+// said as such.
+func applyError(err error, gas uint64) error {
+	var timeout *evm.TimeoutError
+	switch {
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		return err
+	case errors.As(err, &timeout):
+		return txValidationError(err)
 	}
-	return res, nil
+	return txValidationError(fmt.Errorf("err: %w (supplied gas %d)", err, gas))
 }
 
 // prepareCall fills the call's defaults against the simulated state and the
