@@ -21,10 +21,11 @@ var clientScripts = []struct {
 	name, script string
 	keys         []int
 }{
-	{"ethers", "ethers.mjs", []int{0, 1}}, // ethers 6: JsonRpcProvider, Wallet, ContractFactory
-	{"viem", "viem.mjs", []int{2, 3}},     // viem 2: public/wallet clients, http and webSocket transports
-	{"cast", "cast.mjs", []int{4}},        // foundry cast CLI
-	{"forge", "forge.mjs", []int{5}},      // foundry forge script --broadcast, compiled offline by solc-js
+	{"ethers", "ethers.mjs", []int{0, 1}},  // ethers 6: JsonRpcProvider, Wallet, ContractFactory
+	{"viem", "viem.mjs", []int{2, 3}},      // viem 2: public/wallet clients, http and webSocket transports
+	{"cast", "cast.mjs", []int{4}},         // foundry cast CLI
+	{"forge", "forge.mjs", []int{5}},       // foundry forge script --broadcast, compiled offline by solc-js
+	{"simulate", "simulate.mjs", []int{6}}, // viem 2: simulateCalls and simulateBlocks (eth_simulateV1)
 }
 
 // TestClients runs real Ethereum clients from npm (test/clients) against

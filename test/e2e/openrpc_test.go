@@ -163,6 +163,18 @@ func TestOpenRPCConformance(t *testing.T) {
 	check("eth_call", balanceOf, map[string]any{"blockHash": f.receipts[len(f.receipts)-1].BlockHash, "requireCanonical": true})
 	check("eth_estimateGas", map[string]any{"from": f.sender, "to": f.token, "input": f.transferInput})
 	check("eth_createAccessList", map[string]any{"from": f.sender, "to": f.token, "input": f.transferInput}, "latest")
+	// eth_simulateV1: a token transfer and a traced ether transfer, then a
+	// gap-filled block with a revert; with tx hashes and with full txs.
+	for _, full := range []bool{false, true} {
+		check("eth_simulateV1", map[string]any{"traceTransfers": true, "returnFullTransactions": full, "blockStateCalls": []any{
+			map[string]any{"calls": []any{
+				map[string]any{"from": f.sender, "to": f.token, "input": f.transferInput},
+				map[string]any{"from": f.sender, "to": f.emitter, "value": "0x1"},
+			}},
+			map[string]any{"blockOverrides": map[string]any{"number": hexutil.EncodeUint64(f.receipts[len(f.receipts)-1].BlockNumber.Uint64() + 9)},
+				"calls": []any{map[string]any{"from": f.emitter, "to": f.token, "input": f.transferInput}}},
+		}}, "latest")
+	}
 
 	logFilter := map[string]any{"fromBlock": "0x0", "toBlock": "latest", "address": f.emitter}
 	if raw := check("eth_getLogs", logFilter); !bytes.Contains(raw, []byte(`"removed":false`)) {
@@ -260,7 +272,7 @@ func TestOpenRPCConformance(t *testing.T) {
 	}
 	// Every method of the document is validated here or answered above
 	// with its refusal, except these (reasons in the conformance table).
-	notHere := []string{"eth_blobBaseFee", "eth_simulateV1"}
+	notHere := []string{"eth_blobBaseFee"}
 	for name := range spec.index {
 		ns, _, _ := strings.Cut(name, "_")
 		if ns != "eth" && ns != "net" && ns != "web3" {
@@ -278,6 +290,7 @@ func TestOpenRPCConformance(t *testing.T) {
 		{"eth_getBalance", `"0x"`},
 		{"eth_getCode", `"0xABCD"`},
 		{"eth_getBlockByNumber", `{"number":"0x1"}`},
+		{"eth_simulateV1", `[{"number":"0x1","calls":[]}]`},
 		{"eth_getTransactionReceipt", `{"extra":1,` + string(receipt[1:])},
 		{"eth_getTransactionReceipt", strings.Replace(string(receipt), `"status":"0x1"`, `"status":"0x01"`, 1)},
 	} {
