@@ -171,10 +171,15 @@ func (a *App) Commit(context.Context, *abci.RequestCommit) (*abci.ResponseCommit
 	if err := a.store.CommitBlock(p.block, p.receipts, p.cometHash, p.calls...); err != nil {
 		return nil, err
 	}
-	if err := a.resetCheckState(); err != nil {
+	a.checkMu.Lock()
+	err := a.resetCheckState()
+	if err == nil {
+		a.resetPool(p.rawTxs)
+	}
+	a.checkMu.Unlock()
+	if err != nil {
 		return nil, err
 	}
-	a.resetPool(p.rawTxs)
 	committed := &CommittedBlock{Block: p.block, Receipts: p.receipts}
 	for _, fn := range listeners {
 		fn(committed)

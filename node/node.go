@@ -226,7 +226,10 @@ func (n *Node) Start() error {
 	pv := privval.LoadFilePV(n.cmtCfg.PrivValidatorKeyFile(), n.cmtCfg.PrivValidatorStateFile())
 	n.coinbase = n.app.RewardAddress(pv.GetAddress())
 	cmt, err := cmtnode.NewNode(n.cmtCfg, pv, nodeKey,
-		proxy.NewLocalClientCreator(n.app),
+		// One mutex per ABCI connection, not one for all: CheckTx (mempool
+		// connection) runs while FinalizeBlock (consensus) executes a block;
+		// the app locks its own state (see app.App).
+		proxy.NewConnSyncLocalClientCreator(n.app),
 		func() (*cmttypes.GenesisDoc, error) { return n.genesis, nil },
 		cmtcfg.DefaultDBProvider,
 		cmtnode.DefaultMetricsProvider(n.cmtCfg.Instrumentation),

@@ -46,7 +46,11 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	emberdBin = filepath.Join(dir, "emberd")
-	build := exec.Command("go", "build", "-o", emberdBin, "github.com/emberchain/ember/cmd/emberd")
+	args := []string{"build", "-o", emberdBin}
+	if raceBuild {
+		args = append(args, "-race")
+	}
+	build := exec.Command("go", append(args, "github.com/emberchain/ember/cmd/emberd")...)
 	build.Stdout, build.Stderr = os.Stdout, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "build emberd:", err)
