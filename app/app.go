@@ -36,7 +36,9 @@ const (
 // CommittedBlock is what the application publishes after each commit.
 type CommittedBlock struct {
 	Block    *types.Block
-	Receipts types.Receipts // with block hash and log positions filled in
+	Receipts types.Receipts              // with block hash and log positions filled in
+	Senders  []common.Address            // sender of each EVM transaction of Block, recovered once at admission
+	Balances map[common.Address]*big.Int // end-of-block balance of every account the block changed (EVM and native txs, fee recipients); nil when not tracked
 }
 
 // App implements abci.Application. The node runs it behind CometBFT's
