@@ -127,6 +127,12 @@ func StartDev(t testing.TB, extra ...string) *Node {
 	}
 	t.Cleanup(func() {
 		n.Stop()
+		if raceBuild {
+			// A race-built emberd reports a data race in its log and carries on.
+			if log, _ := os.ReadFile(n.logPath); bytes.Contains(log, []byte("WARNING: DATA RACE")) {
+				t.Errorf("emberd reported a data race (log %s)", n.logPath)
+			}
+		}
 		if t.Failed() {
 			n.dumpLog()
 		}
