@@ -1,0 +1,97 @@
+package node
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	cmtjson "github.com/cometbft/cometbft/libs/json"
+	"github.com/cometbft/cometbft/privval"
+	cmtproto "github.com/cometbft/cometbft/proto/tendermint/types"
+	cmttypes "github.com/cometbft/cometbft/types"
+)
+
+// ValidatorConfig is the [validator] section of app.toml.
+type ValidatorConfig struct {
+	// SyncState makes the validator's double-sign guard (its last signed
+	// height/round/step, config's priv_validator_state_file) durable with a
+	// disk sync before every signature, as CometBFT's FilePV does. A dev
+	// home sets it false: the state is still written (and renamed into
+	// place) before each signature leaves, so a killed process restarts
+	// safely, but not synced, which only a power loss could undo. Those
+	// three syncs a block were a third of the consensus goroutine's time.
+	SyncState bool `toml:"sync-state"`
+}
+
+// loadValidator loads the node's validator key and sign state.
+func (n *Node) loadValidator() (cmttypes.PrivValidator, func(), error) {
+	keyFile, stateFile := n.cmtCfg.PrivValidatorKeyFile(), n.cmtCfg.PrivValidatorStateFile()
+	if n.cfg.Validator.SyncState {
+		return privval.LoadFilePV(keyFile, stateFile), func() {}, nil
+	}
+	return newUnsyncedPV(keyFile, stateFile)
+}
+
+// unsyncedPV is CometBFT's FilePV with its sign state in a tmpfs copy
+// (whose O_SYNC writes cost nothing), written through to the home's state
+// file without a sync after each signature.
+type unsyncedPV struct {
+	*privval.FilePV
+	stateFile string // the home's copy
+}
+
+func newUnsyncedPV(keyFile, stateFile string) (cmttypes.PrivValidator, func(), error) {
+	state, err := os.ReadFile(stateFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	// One directory per home, so a killed node's copy is reused, not leaked.
+	sum := sha256.Sum256([]byte(stateFile))
+	dir := filepath.Join("/dev/shm", "emberd-signer-"+hex.EncodeToString(sum[:8]))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		// No tmpfs: the synced FilePV.
+		return privval.LoadFilePV(keyFile, stateFile), func() {}, nil
+	}
+	shmState := filepath.Join(dir, "priv_validator_state.json")
+	if err := os.WriteFile(shmState, state, 0o600); err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	pv := &unsyncedPV{FilePV: privval.LoadFilePV(keyFile, shmState), stateFile: stateFile}
+	return pv, func() { os.RemoveAll(dir) }, nil
+}
+
+// SignVote implements types.PrivValidator.
+func (pv *unsyncedPV) SignVote(chainID string, vote *cmtproto.Vote) error {
+	if err := pv.FilePV.SignVote(chainID, vote); err != nil {
+		return err
+	}
+	return pv.writeState()
+}
+
+// SignProposal implements types.PrivValidator.
+func (pv *unsyncedPV) SignProposal(chainID string, proposal *cmtproto.Proposal) error {
+	if err := pv.FilePV.SignProposal(chainID, proposal); err != nil {
+		return err
+	}
+	return pv.writeState()
+}
+
+// writeState writes the sign state to the home's file: a temporary file
+// renamed over it, so a crash leaves the old state or the new one.
+func (pv *unsyncedPV) writeState() error {
+	raw, err := cmtjson.MarshalIndent(&pv.LastSignState, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := pv.stateFile + ".tmp"
+	if err := os.WriteFile(tmp, raw, 0o600); err != nil {
+		return fmt.Errorf("write validator sign state: %w", err)
+	}
+	if err := os.Rename(tmp, pv.stateFile); err != nil {
+		return fmt.Errorf("write validator sign state: %w", err)
+	}
+	return nil
+}
