@@ -84,7 +84,7 @@ func (a *App) Precheck(raw []byte) (pool.Key, error) {
 	if err != nil {
 		return key, err
 	}
-	a.prechecked.Store(key, ptx.Tx)
+	a.prechecked.Store(key, ptx.EVM())
 	return key, nil
 }
 
@@ -104,7 +104,7 @@ func (a *App) admitted(ptx *pool.Tx, added pool.Added) *abci.ResponseCheckTx {
 	if added.Status == pool.Queued {
 		next := a.pool.PendingNonce(ptx.Sender, a.checkState.GetNonce(ptx.Sender))
 		return &abci.ResponseCheckTx{Code: CodeQueued, Codespace: Codespace,
-			Log: fmt.Sprintf("queued: nonce %d waits for nonce %d", ptx.Tx.Nonce(), next)}
+			Log: fmt.Sprintf("queued: nonce %d waits for nonce %d", ptx.Item.Nonce(), next)}
 	}
 	if added.Promotable && a.hooks.Promote != nil {
 		a.hooks.Promote()
@@ -113,11 +113,11 @@ func (a *App) admitted(ptx *pool.Tx, added pool.Added) *abci.ResponseCheckTx {
 	listeners := a.onPending
 	a.mu.Unlock()
 	for _, fn := range listeners {
-		if ptx.Native == nil { // a native tx's stand-in is no EVM transaction
-			fn(ptx.Tx)
+		if evm := ptx.EVM(); evm != nil { // native txs are not announced
+			fn(evm)
 		}
 	}
-	return &abci.ResponseCheckTx{Code: CodeOK, GasWanted: int64(ptx.Tx.Gas())}
+	return &abci.ResponseCheckTx{Code: CodeOK, GasWanted: int64(ptx.Item.Gas())}
 }
 
 // resubmitted (caller holds checkMu) answers for a transaction the pool already holds: a queued
@@ -131,10 +131,10 @@ func (a *App) resubmitted(ptx *pool.Tx) *abci.ResponseCheckTx {
 	bal := a.checkState.GetBalance(ptx.Sender).ToBig()
 	var err error
 	switch {
-	case ptx.Tx.Nonce() < next:
-		err = fmt.Errorf("%w: next nonce %v, tx nonce %v", core.ErrNonceTooLow, next, ptx.Tx.Nonce())
-	case bal.Cmp(ptx.Tx.Cost()) < 0:
-		err = fmt.Errorf("%w: balance %v, tx cost %v", core.ErrInsufficientFunds, bal, ptx.Tx.Cost())
+	case ptx.Item.Nonce() < next:
+		err = fmt.Errorf("%w: next nonce %v, tx nonce %v", core.ErrNonceTooLow, next, ptx.Item.Nonce())
+	case bal.Cmp(ptx.Cost()) < 0:
+		err = fmt.Errorf("%w: balance %v, tx cost %v", core.ErrInsufficientFunds, bal, ptx.Cost())
 	}
 	if err != nil {
 		a.pool.Remove(ptx.Key)
@@ -175,7 +175,7 @@ func (a *App) decode(raw []byte, key pool.Key) (*pool.Tx, uint32, error) {
 		return nil, codeOf(err), err
 	}
 	from, _ := types.Sender(signer, tx) // cached by ValidateTransaction
-	return &pool.Tx{Tx: tx, Sender: from, Key: key, Raw: raw}, CodeOK, nil
+	return pool.NewTx(tx, from, key, raw), CodeOK, nil
 }
 
 // validate runs the stateful checks as geth's pool does: nonce not used,
@@ -185,7 +185,7 @@ func (a *App) decode(raw []byte, key pool.Key) (*pool.Tx, uint32, error) {
 // be included would keep CometBFT proposing blocks). Nonce gaps are allowed:
 // the pool queues them.
 func (a *App) validate(ptx *pool.Tx) (uint32, error) {
-	tx, from := ptx.Tx, ptx.Sender
+	tx, from := ptx.EVM(), ptx.Sender
 	if baseFee := a.nextBaseFee(); tx.GasFeeCapIntCmp(baseFee) < 0 {
 		return CodeUnderpriced, fmt.Errorf("%w: address %v, maxFeePerGas: %s, baseFee: %s", core.ErrFeeCapTooLow, from.Hex(), tx.GasFeeCap(), baseFee)
 	}
@@ -209,7 +209,7 @@ func (a *App) recheck(key pool.Key) *abci.ResponseCheckTx {
 	switch a.pool.StatusOf(key) {
 	case pool.Pending:
 		a.pool.Seen(key)
-		return &abci.ResponseCheckTx{Code: CodeOK, GasWanted: int64(a.pool.Get(key).Tx.Gas())}
+		return &abci.ResponseCheckTx{Code: CodeOK, GasWanted: int64(a.pool.Get(key).Item.Gas())}
 	case pool.Queued:
 		return &abci.ResponseCheckTx{Code: CodeQueued, Codespace: Codespace, Log: "queued: an earlier nonce of its sender is missing"}
 	}

@@ -29,10 +29,10 @@ type blockTx struct {
 func (a *App) decodeBlockTx(raw []byte, fromPool bool) blockTx {
 	if fromPool {
 		if ptx := a.pool.Get(pool.KeyOf(raw)); ptx != nil {
-			if tx, ok := ptx.Native.(*native.Tx); ok {
-				return blockTx{native: tx}
+			if n, ok := ptx.Item.(nativeItem); ok {
+				return blockTx{native: n.tx}
 			}
-			return blockTx{evm: ptx.Tx}
+			return blockTx{evm: ptx.EVM()}
 		}
 	}
 	if native.IsNative(raw) {

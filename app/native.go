@@ -52,16 +52,19 @@ func nativeRefusal(err error) *abci.ResponseCheckTx {
 	return &abci.ResponseCheckTx{Code: e.Code, Codespace: e.Codespace, Log: e.Error()}
 }
 
-// standIn is the pool's stand-in for a native tx: nonce = sequence, gas =
-// gas limit, price = fee / gas limit, value = the rest of what it may spend,
-// data = its CometBFT hash (so every native tx has its own stand-in hash).
-func standIn(tx *native.Tx, key pool.Key) *types.Transaction {
-	gas := new(big.Int).SetUint64(tx.GasLimit)
-	price := new(big.Int).Quo(tx.Fee, gas)
-	value := new(big.Int).Sub(tx.Spend(), new(big.Int).Mul(price, gas))
-	to := tx.Signer
-	return types.NewTx(&types.LegacyTx{Nonce: tx.Sequence, GasPrice: price, Gas: tx.GasLimit, To: &to, Value: value, Data: key[:],
-		V: new(big.Int), R: new(big.Int), S: new(big.Int)})
+// nativeItem is how the pool sees a native tx (txpool.Item): nonce =
+// sequence, gas = gas limit, fee cap = tip cap = fee / gas limit, cost =
+// all it may spend (fee and message amounts).
+type nativeItem struct{ tx *native.Tx }
+
+func (n nativeItem) Nonce() uint64       { return n.tx.Sequence }
+func (n nativeItem) Gas() uint64         { return n.tx.GasLimit }
+func (n nativeItem) GasFeeCap() *big.Int { return n.price() }
+func (n nativeItem) GasTipCap() *big.Int { return n.price() }
+func (n nativeItem) Cost() *big.Int      { return n.tx.Spend() }
+
+func (n nativeItem) price() *big.Int {
+	return new(big.Int).Quo(n.tx.Fee, new(big.Int).SetUint64(n.tx.GasLimit))
 }
 
 // checkEnv is the context CheckTx checks native transactions in: the next
@@ -103,7 +106,7 @@ func (a *App) checkNative(raw []byte, key pool.Key) *abci.ResponseCheckTx {
 	if err := native.CheckMsgs(st, tx); err != nil {
 		return nativeRefusal(err)
 	}
-	ptx := &pool.Tx{Tx: standIn(tx, key), Sender: tx.Signer, Key: key, Raw: raw, Native: tx}
+	ptx := pool.NewTx(nativeItem{tx}, tx.Signer, key, raw)
 	added, err := a.pool.Add(ptx, stateNonce, a.nextBaseFee())
 	if err != nil {
 		return nativeRefusal(poolError(err))

@@ -57,7 +57,7 @@ func (b *backend) StateAt(root common.Hash) (*state.StateDB, error) {
 
 func (b *backend) PendingTransaction(h common.Hash) *types.Transaction {
 	if ptx := b.n.pool.ByHash(h); ptx != nil {
-		return ptx.Tx
+		return ptx.EVM()
 	}
 	return nil
 }

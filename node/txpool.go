@@ -220,7 +220,7 @@ func (w *mempoolWorker) resubmit() {
 		}
 		err := w.mp.CheckTx(tx.Raw, nil, mempool.TxInfo{})
 		if err != nil && !errors.Is(err, mempool.ErrTxInCache) {
-			w.log.Debug("promote queued transaction", "hash", tx.Tx.Hash(), "err", err)
+			w.log.Debug("promote queued transaction", "hash", tx.Hash, "err", err)
 		}
 	}
 }

@@ -32,7 +32,7 @@ func mustAdd(t *testing.T, p *Pool, x *Tx, stateNonce uint64) Added {
 	t.Helper()
 	added, err := p.Add(x, stateNonce, baseFee)
 	if err != nil {
-		t.Fatalf("add nonce %d: %v", x.Tx.Nonce(), err)
+		t.Fatalf("add nonce %d: %v", x.Item.Nonce(), err)
 	}
 	return added
 }
@@ -77,7 +77,7 @@ func TestOutOfOrderArrival(t *testing.T) {
 	}
 	for _, x := range promotable {
 		if got, err := p.Promote(x.Key, 0, baseFee); err != nil || got.Status != Pending {
-			t.Fatalf("promote %d: %+v %v", x.Tx.Nonce(), got, err)
+			t.Fatalf("promote %d: %+v %v", x.Item.Nonce(), got, err)
 		}
 	}
 	wantStats(t, p, 4, 0)
@@ -108,7 +108,7 @@ func TestReplacement(t *testing.T) {
 	if got.Status != Pending || len(got.Displaced) != 1 || got.Displaced[0] != old {
 		t.Fatalf("replacement: %+v", got)
 	}
-	if p.Get(old.Key) != nil || p.ByHash(old.Tx.Hash()) != nil || p.ByHash(repl.Tx.Hash()) != repl {
+	if p.Get(old.Key) != nil || p.ByHash(old.Hash) != nil || p.ByHash(repl.Hash) != repl {
 		t.Fatal("old tx still indexed")
 	}
 	wantStats(t, p, 1, 0)
