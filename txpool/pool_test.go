@@ -261,6 +261,24 @@ func TestSpentCountsPending(t *testing.T) {
 	if n := p.PendingNonce(a.addr, 0); n != 2 {
 		t.Fatalf("pending nonce %d, want 2", n)
 	}
+	// The running total follows replacement, promotion, removal and reset.
+	mustAdd(t, p, tx(t, a, 1, 2, 20, 21000), 0) // replaces nonce 1 at twice the fee cap
+	if s := p.Spent(a.addr); s.Int64() != 21000*10+21000*20 {
+		t.Fatalf("spent after replacement %v", s)
+	}
+	t2 := tx(t, a, 2, 1, 10, 21000)
+	mustAdd(t, p, t2, 0) // fills the gap: 3 stays queued until promoted
+	if s := p.Spent(a.addr); s.Int64() != 2*21000*10+21000*20 {
+		t.Fatalf("spent after nonce 2 %v", s)
+	}
+	p.Remove(t2.Key)
+	if s := p.Spent(a.addr); s.Int64() != 21000*10+21000*20 {
+		t.Fatalf("spent after removal %v", s)
+	}
+	p.Reset(fakeState{nonces: map[common.Address]uint64{a.addr: 1}}, nil, 0) // nonce 0 mined
+	if s := p.Spent(a.addr); s.Int64() != 21000*20 {
+		t.Fatalf("spent after reset %v", s)
+	}
 }
 
 // TestResetDemotesUnseen: a pending tx CometBFT did not recheck after the
