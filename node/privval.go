@@ -36,10 +36,11 @@ func (n *Node) loadValidator() (cmttypes.PrivValidator, func(), error) {
 
 // unsyncedPV is CometBFT's FilePV with its sign state in a tmpfs copy
 // (whose O_SYNC writes cost nothing), written through to the home's state
-// file without a sync after each signature.
+// file, without a sync, after each signature.
 type unsyncedPV struct {
 	*privval.FilePV
-	stateFile string // the home's copy
+	state *os.File // the home's copy, open for the node's lifetime
+	size  int64    // its size: every write covers it whole
 }
 
 func newUnsyncedPV(keyFile, stateFile string) (cmttypes.PrivValidator, func(), error) {
@@ -59,8 +60,13 @@ func newUnsyncedPV(keyFile, stateFile string) (cmttypes.PrivValidator, func(), e
 		os.RemoveAll(dir)
 		return nil, nil, err
 	}
-	pv := &unsyncedPV{FilePV: privval.LoadFilePV(keyFile, shmState), stateFile: stateFile}
-	return pv, func() { os.RemoveAll(dir) }, nil
+	f, err := os.OpenFile(stateFile, os.O_RDWR, 0o600)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	pv := &unsyncedPV{FilePV: privval.LoadFilePV(keyFile, shmState), state: f, size: int64(len(state))}
+	return pv, func() { f.Close(); os.RemoveAll(dir) }, nil
 }
 
 // SignVote implements types.PrivValidator.
@@ -79,19 +85,27 @@ func (pv *unsyncedPV) SignProposal(chainID string, proposal *cmtproto.Proposal) 
 	return pv.writeState()
 }
 
-// writeState writes the sign state to the home's file: a temporary file
-// renamed over it, so a crash leaves the old state or the new one.
+// writeState overwrites the home's state file in one write at offset 0:
+// the JSON padded with spaces (which JSON allows after a value) to a whole
+// number of 4 KiB pages and at least the file's size, so no stale bytes
+// follow it and no truncation is needed. A killed process cannot stop a
+// write half-way, so the file always holds one whole state. (Writing a
+// temporary file and renaming it over the old one cost more: ext4 flushes a
+// file renamed over another.)
 func (pv *unsyncedPV) writeState() error {
 	raw, err := cmtjson.MarshalIndent(&pv.LastSignState, "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp := pv.stateFile + ".tmp"
-	if err := os.WriteFile(tmp, raw, 0o600); err != nil {
+	size := max((int64(len(raw))+4095)/4096*4096, pv.size)
+	buf := make([]byte, size)
+	copy(buf, raw)
+	for i := len(raw); i < len(buf); i++ {
+		buf[i] = ' '
+	}
+	if _, err := pv.state.WriteAt(buf, 0); err != nil {
 		return fmt.Errorf("write validator sign state: %w", err)
 	}
-	if err := os.Rename(tmp, pv.stateFile); err != nil {
-		return fmt.Errorf("write validator sign state: %w", err)
-	}
+	pv.size = size
 	return nil
 }
