@@ -101,7 +101,7 @@ func (t *explorerTracer) StateAround(ctx context.Context, hash common.Hash, call
 		return nil, err
 	}
 	defer done()
-	r, statedb, err := t.b.replay(ctx, block)
+	r, statedb, err := t.b.replay(ctx, block, true)
 	if err != nil {
 		return nil, err
 	}

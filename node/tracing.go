@@ -17,6 +17,7 @@ import (
 
 	"github.com/emberchain/ember/app"
 	"github.com/emberchain/ember/evm"
+	"github.com/emberchain/ember/native"
 )
 
 // traceBackend is what go-ethereum's tracers API (eth/tracers) needs from a
@@ -101,7 +102,7 @@ func (b *traceBackend) StateAtTransaction(ctx context.Context, block *types.Bloc
 	if txIndex < 0 || txIndex >= len(block.Transactions()) {
 		return nil, vm.BlockContext{}, nil, nil, fmt.Errorf("transaction index %d out of range for block %d", txIndex, block.NumberU64())
 	}
-	r, st, err := b.replay(ctx, block)
+	r, st, err := b.replay(ctx, block, true)
 	if err != nil {
 		return nil, vm.BlockContext{}, nil, nil, err
 	}
@@ -113,8 +114,9 @@ func (b *traceBackend) StateAtTransaction(ctx context.Context, block *types.Bloc
 }
 
 // replay begins re-executing block on its parent's state, with the bytes
-// of its CometBFT block, which hold its native transactions too.
-func (b *traceBackend) replay(ctx context.Context, block *types.Block) (*app.Replay, *state.StateDB, error) {
+// of its CometBFT block, which hold its native transactions too (without
+// them when !withTxs: the block's beginning only).
+func (b *traceBackend) replay(ctx context.Context, block *types.Block, withTxs bool) (*app.Replay, *state.StateDB, error) {
 	if block.NumberU64() == 0 {
 		return nil, nil, errors.New("no transaction in genesis")
 	}
@@ -126,11 +128,13 @@ func (b *traceBackend) replay(ctx context.Context, block *types.Block) (*app.Rep
 	if err != nil {
 		return nil, nil, fmt.Errorf("state of block %d is not available: %w", parent.Number, err)
 	}
-	cmtBlock := b.n.cmt.BlockStore().LoadBlock(block.Number().Int64())
-	if cmtBlock == nil {
-		return nil, nil, fmt.Errorf("CometBFT block %d not found", block.NumberU64())
+	var raws [][]byte
+	if withTxs {
+		if raws, err = b.cometTxs(block); err != nil {
+			return nil, nil, err
+		}
 	}
-	r, err := b.n.app.NewReplay(ctx, block, cmtBlock.Data.Txs.ToSliceOfBytes(), st)
+	r, err := b.n.app.NewReplay(ctx, block, raws, st)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -145,10 +149,29 @@ func (b *traceBackend) ReplaysOther(ctx context.Context, block *types.Block) (bo
 	if block.NumberU64() == 0 {
 		return false, nil
 	}
-	r, _, err := b.replay(ctx, block)
+	raws, err := b.cometTxs(block)
+	if err != nil {
+		return false, err
+	}
+	for _, raw := range raws {
+		if native.IsNative(raw) {
+			return true, nil
+		}
+	}
+	r, _, err := b.replay(ctx, block, false) // unbonding maturity only
 	if err != nil {
 		return false, err
 	}
 	defer r.Release()
 	return r.Other(), nil
+}
+
+// cometTxs are the bytes of block's CometBFT block: its EVM transactions,
+// native ones and any the app rejected.
+func (b *traceBackend) cometTxs(block *types.Block) ([][]byte, error) {
+	cmtBlock := b.n.cmt.BlockStore().LoadBlock(block.Number().Int64())
+	if cmtBlock == nil {
+		return nil, fmt.Errorf("CometBFT block %d not found", block.NumberU64())
+	}
+	return cmtBlock.Data.Txs.ToSliceOfBytes(), nil
 }
