@@ -3,7 +3,9 @@ package node
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -48,12 +50,18 @@ func newUnsyncedPV(keyFile, stateFile string) (cmttypes.PrivValidator, func(), e
 	if err != nil {
 		return nil, nil, err
 	}
-	// One directory per home, so a killed node's copy is reused, not leaked.
+	// One directory per home, so a killed node's copy is reused; those of
+	// homes that are gone (killed temporary dev homes) are swept.
+	sweepSignerDirs()
 	sum := sha256.Sum256([]byte(stateFile))
-	dir := filepath.Join("/dev/shm", "emberd-signer-"+hex.EncodeToString(sum[:8]))
+	dir := filepath.Join(signerDirRoot, signerDirPrefix+hex.EncodeToString(sum[:8]))
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		// No tmpfs: the synced FilePV.
 		return privval.LoadFilePV(keyFile, stateFile), func() {}, nil
+	}
+	if err := os.WriteFile(filepath.Join(dir, "home"), []byte(stateFile), 0o600); err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
 	}
 	shmState := filepath.Join(dir, "priv_validator_state.json")
 	if err := os.WriteFile(shmState, state, 0o600); err != nil {
@@ -67,6 +75,26 @@ func newUnsyncedPV(keyFile, stateFile string) (cmttypes.PrivValidator, func(), e
 	}
 	pv := &unsyncedPV{FilePV: privval.LoadFilePV(keyFile, shmState), state: f, size: int64(len(state))}
 	return pv, func() { f.Close(); os.RemoveAll(dir) }, nil
+}
+
+// Where the tmpfs copies of sign states live.
+const (
+	signerDirRoot   = "/dev/shm"
+	signerDirPrefix = "emberd-signer-"
+)
+
+// sweepSignerDirs removes the tmpfs copies whose home state file is gone.
+func sweepSignerDirs() {
+	dirs, _ := filepath.Glob(filepath.Join(signerDirRoot, signerDirPrefix+"*"))
+	for _, dir := range dirs {
+		owner, err := os.ReadFile(filepath.Join(dir, "home"))
+		if err != nil {
+			continue // being created, or not ours
+		}
+		if _, err := os.Stat(string(owner)); errors.Is(err, fs.ErrNotExist) {
+			os.RemoveAll(dir)
+		}
+	}
 }
 
 // SignVote implements types.PrivValidator.
