@@ -36,13 +36,18 @@ const (
 // CommittedBlock is what the application publishes after each commit.
 type CommittedBlock struct {
 	Block    *types.Block
-	Receipts types.Receipts // with block hash and log positions filled in
+	Receipts types.Receipts              // with block hash and log positions filled in
+	Senders  []common.Address            // sender of each EVM transaction of Block, recovered once at admission
+	Balances map[common.Address]*big.Int // end-of-block balance of every account the block changed (EVM and native txs, fee recipients); nil when not tracked
 }
 
-// App implements abci.Application. CometBFT serializes calls on one
-// connection; the local client creator Ember uses serializes all of them, so
-// the fields below the mutex are only touched from ABCI calls, while the pool
-// and store are shared with readers.
+// App implements abci.Application. The node runs it behind CometBFT's
+// connection-synchronized local client: calls on one ABCI connection
+// (consensus, mempool, query) are serialized, calls on different ones run
+// concurrently, so CheckTx admits transactions while FinalizeBlock executes
+// a block. The app does its own locking: checkMu guards the check state,
+// mu the block awaiting Commit and the listeners; the pool and the store
+// lock themselves.
 type App struct {
 	abci.BaseApplication // state sync and vote extensions: not used
 
@@ -58,11 +63,18 @@ type App struct {
 	captureCalls atomic.Bool            // record internal transactions (see CaptureInternalCalls)
 	chainID      atomic.Pointer[string] // CometBFT chain id, signed by native transactions
 
-	mu         sync.Mutex
-	checkState *state.StateDB // state at the durable head, for CheckTx
-	pending    *finalized     // executed by FinalizeBlock, awaiting Commit
-	onCommit   []func(*CommittedBlock)
-	onPending  []func(*types.Transaction)
+	// prechecked holds transactions decoded with their sender recovered
+	// before they enter CometBFT's mempool (Precheck), by mempool key, so
+	// CheckTx does not recover them again.
+	prechecked sync.Map // pool.Key -> *types.Transaction
+
+	checkMu    sync.Mutex
+	checkState *state.StateDB // state at the durable head, for CheckTx; guarded by checkMu
+
+	mu        sync.Mutex
+	pending   *finalized // executed by FinalizeBlock, awaiting Commit
+	onCommit  []func(*CommittedBlock)
+	onPending []func(*types.Transaction)
 }
 
 // New returns the application for a chain whose genesis app state is gs.
@@ -129,13 +141,16 @@ func (a *App) InitChain(_ context.Context, req *abci.RequestInitChain) (*abci.Re
 		return nil, err
 	}
 	a.log.Info("genesis written", "hash", block.Hash(), "stateRoot", block.Root(), "accounts", len(g.Alloc))
+	a.checkMu.Lock()
+	defer a.checkMu.Unlock()
 	if err := a.resetCheckState(); err != nil {
 		return nil, err
 	}
 	return &abci.ResponseInitChain{AppHash: block.Root().Bytes()}, nil
 }
 
-// resetCheckState points CheckTx at the durable head's state.
+// resetCheckState points CheckTx at the durable head's state. Caller holds
+// checkMu.
 func (a *App) resetCheckState() error {
 	head := a.store.Head()
 	if head == nil {
@@ -150,7 +165,7 @@ func (a *App) resetCheckState() error {
 }
 
 // ensureCheckState opens the check state lazily (after a restart CometBFT
-// may call CheckTx before any block is executed).
+// may call CheckTx before any block is executed). Caller holds checkMu.
 func (a *App) ensureCheckState() error {
 	if a.checkState != nil {
 		return nil

@@ -31,24 +31,34 @@ const acceptedTypes = 1<<types.LegacyTxType | 1<<types.AccessListTxType | 1<<typ
 // pool) it answers from the pool: pending stays, queued (demoted) and
 // dropped leave CometBFT's mempool.
 func (a *App) CheckTx(_ context.Context, req *abci.RequestCheckTx) (*abci.ResponseCheckTx, error) {
-	if err := a.ensureCheckState(); err != nil {
-		return nil, err
-	}
 	key := pool.KeyOf(req.Tx)
 	if req.Type == abci.CheckTxType_Recheck {
 		return a.recheck(key), nil
 	}
+	// The stateless checks (signature recovery included) need no lock.
+	var (
+		ptx  *pool.Tx
+		code uint32
+		err  error
+	)
+	isNative := native.IsNative(req.Tx) // a Cosmos TxRaw (native.go)
+	if !isNative && a.pool.Get(key) == nil {
+		if ptx, code, err = a.decode(req.Tx, key); err != nil {
+			return refusal(code, err), nil
+		}
+	}
+	a.checkMu.Lock()
+	defer a.checkMu.Unlock()
+	if err := a.ensureCheckState(); err != nil {
+		return nil, err
+	}
 	if known := a.pool.Get(key); known != nil {
 		return a.resubmitted(known), nil
 	}
-	if native.IsNative(req.Tx) { // a Cosmos TxRaw (native.go)
+	if isNative {
 		return a.checkNative(req.Tx, key), nil
 	}
-	ptx, code, err := a.decode(req.Tx, key)
-	if err == nil {
-		code, err = a.validate(ptx)
-	}
-	if err != nil {
+	if code, err = a.validate(ptx); err != nil {
 		return refusal(code, err), nil
 	}
 	added, err := a.pool.Add(ptx, a.checkState.GetNonce(ptx.Sender), a.nextBaseFee())
@@ -57,6 +67,29 @@ func (a *App) CheckTx(_ context.Context, req *abci.RequestCheckTx) (*abci.Respon
 	}
 	return a.admitted(ptx, added), nil
 }
+
+// Precheck runs CheckTx's stateless checks on raw (decoding, type, size,
+// gas, fee fields, signature and sender recovery, minimum tip) on the
+// caller's goroutine, before the transaction enters CometBFT's mempool,
+// whose CheckTx calls are serialized: so senders are recovered in
+// parallel, once. CheckTx reuses the decoded transaction with its cached
+// sender. The caller calls Forget(key) once the mempool has answered.
+// Native transactions and those the pool holds pass unchecked.
+func (a *App) Precheck(raw []byte) (pool.Key, error) {
+	key := pool.KeyOf(raw)
+	if native.IsNative(raw) || a.pool.Get(key) != nil {
+		return key, nil
+	}
+	ptx, _, err := a.decode(raw, key)
+	if err != nil {
+		return key, err
+	}
+	a.prechecked.Store(key, ptx.EVM())
+	return key, nil
+}
+
+// Forget drops what Precheck kept for key.
+func (a *App) Forget(key pool.Key) { a.prechecked.Delete(key) }
 
 func refusal(code uint32, err error) *abci.ResponseCheckTx {
 	return &abci.ResponseCheckTx{Code: code, Codespace: Codespace, Log: err.Error()}
@@ -71,7 +104,7 @@ func (a *App) admitted(ptx *pool.Tx, added pool.Added) *abci.ResponseCheckTx {
 	if added.Status == pool.Queued {
 		next := a.pool.PendingNonce(ptx.Sender, a.checkState.GetNonce(ptx.Sender))
 		return &abci.ResponseCheckTx{Code: CodeQueued, Codespace: Codespace,
-			Log: fmt.Sprintf("queued: nonce %d waits for nonce %d", ptx.Tx.Nonce(), next)}
+			Log: fmt.Sprintf("queued: nonce %d waits for nonce %d", ptx.Item.Nonce(), next)}
 	}
 	if added.Promotable && a.hooks.Promote != nil {
 		a.hooks.Promote()
@@ -80,14 +113,14 @@ func (a *App) admitted(ptx *pool.Tx, added pool.Added) *abci.ResponseCheckTx {
 	listeners := a.onPending
 	a.mu.Unlock()
 	for _, fn := range listeners {
-		if ptx.Native == nil { // a native tx's stand-in is no EVM transaction
-			fn(ptx.Tx)
+		if evm := ptx.EVM(); evm != nil { // native txs are not announced
+			fn(evm)
 		}
 	}
-	return &abci.ResponseCheckTx{Code: CodeOK, GasWanted: int64(ptx.Tx.Gas())}
+	return &abci.ResponseCheckTx{Code: CodeOK, GasWanted: int64(ptx.Item.Gas())}
 }
 
-// resubmitted answers for a transaction the pool already holds: a queued
+// resubmitted (caller holds checkMu) answers for a transaction the pool already holds: a queued
 // one whose gap has filled is promoted (this is how the node's promoter
 // moves it into CometBFT's mempool); anything else is "already known".
 func (a *App) resubmitted(ptx *pool.Tx) *abci.ResponseCheckTx {
@@ -98,10 +131,10 @@ func (a *App) resubmitted(ptx *pool.Tx) *abci.ResponseCheckTx {
 	bal := a.checkState.GetBalance(ptx.Sender).ToBig()
 	var err error
 	switch {
-	case ptx.Tx.Nonce() < next:
-		err = fmt.Errorf("%w: next nonce %v, tx nonce %v", core.ErrNonceTooLow, next, ptx.Tx.Nonce())
-	case bal.Cmp(ptx.Tx.Cost()) < 0:
-		err = fmt.Errorf("%w: balance %v, tx cost %v", core.ErrInsufficientFunds, bal, ptx.Tx.Cost())
+	case ptx.Item.Nonce() < next:
+		err = fmt.Errorf("%w: next nonce %v, tx nonce %v", core.ErrNonceTooLow, next, ptx.Item.Nonce())
+	case bal.Cmp(ptx.Cost()) < 0:
+		err = fmt.Errorf("%w: balance %v, tx cost %v", core.ErrInsufficientFunds, bal, ptx.Cost())
 	}
 	if err != nil {
 		a.pool.Remove(ptx.Key)
@@ -118,9 +151,14 @@ func (a *App) resubmitted(ptx *pool.Tx) *abci.ResponseCheckTx {
 // running go-ethereum's stateless checks (type, size, gas, fee fields,
 // signature, minimum tip).
 func (a *App) decode(raw []byte, key pool.Key) (*pool.Tx, uint32, error) {
-	tx, err := DecodeTx(raw)
-	if err != nil {
-		return nil, CodeDecode, err
+	var tx *types.Transaction
+	if v, ok := a.prechecked.Load(key); ok {
+		tx = v.(*types.Transaction) // sender cached: validated again cheaply
+	} else {
+		var err error
+		if tx, err = DecodeTx(raw); err != nil {
+			return nil, CodeDecode, err
+		}
 	}
 	if tx.Type() == types.BlobTxType {
 		return nil, CodeInvalid, evm.ErrBlobTxUnsupported
@@ -137,7 +175,7 @@ func (a *App) decode(raw []byte, key pool.Key) (*pool.Tx, uint32, error) {
 		return nil, codeOf(err), err
 	}
 	from, _ := types.Sender(signer, tx) // cached by ValidateTransaction
-	return &pool.Tx{Tx: tx, Sender: from, Key: key, Raw: raw}, CodeOK, nil
+	return pool.NewTx(tx, from, key, raw), CodeOK, nil
 }
 
 // validate runs the stateful checks as geth's pool does: nonce not used,
@@ -147,7 +185,7 @@ func (a *App) decode(raw []byte, key pool.Key) (*pool.Tx, uint32, error) {
 // be included would keep CometBFT proposing blocks). Nonce gaps are allowed:
 // the pool queues them.
 func (a *App) validate(ptx *pool.Tx) (uint32, error) {
-	tx, from := ptx.Tx, ptx.Sender
+	tx, from := ptx.EVM(), ptx.Sender
 	if baseFee := a.nextBaseFee(); tx.GasFeeCapIntCmp(baseFee) < 0 {
 		return CodeUnderpriced, fmt.Errorf("%w: address %v, maxFeePerGas: %s, baseFee: %s", core.ErrFeeCapTooLow, from.Hex(), tx.GasFeeCap(), baseFee)
 	}
@@ -171,7 +209,7 @@ func (a *App) recheck(key pool.Key) *abci.ResponseCheckTx {
 	switch a.pool.StatusOf(key) {
 	case pool.Pending:
 		a.pool.Seen(key)
-		return &abci.ResponseCheckTx{Code: CodeOK, GasWanted: int64(a.pool.Get(key).Tx.Gas())}
+		return &abci.ResponseCheckTx{Code: CodeOK, GasWanted: int64(a.pool.Get(key).Item.Gas())}
 	case pool.Queued:
 		return &abci.ResponseCheckTx{Code: CodeQueued, Codespace: Codespace, Log: "queued: an earlier nonce of its sender is missing"}
 	}
@@ -179,7 +217,8 @@ func (a *App) recheck(key pool.Key) *abci.ResponseCheckTx {
 }
 
 // resetPool brings the pool in line with the state Commit just made
-// durable and asks for promotions the block made possible.
+// durable and asks for promotions the block made possible. Caller holds
+// checkMu.
 func (a *App) resetPool(included [][]byte) {
 	a.pool.RemoveAll(included)
 	a.pool.Reset(a.checkState, a.MinTip(), a.store.Head().Number.Uint64())

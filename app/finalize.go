@@ -12,24 +12,25 @@ import (
 
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/evm"
-	"github.com/emberchain/ember/native"
 	"github.com/emberchain/ember/store"
-	pool "github.com/emberchain/ember/txpool"
 )
 
 // finalized is a block executed by FinalizeBlock and not yet durable.
 type finalized struct {
 	block     *types.Block
 	receipts  types.Receipts
+	senders   []common.Address
+	balances  map[common.Address]*big.Int
 	cometHash []byte
 	rawTxs    [][]byte
 	calls     [][]store.CallFrame // internal transactions, when captured
 }
 
 // FinalizeBlock executes a decided block: it builds the EVM header on the
-// parent, runs every transaction, commits the state into the trie database
-// (in memory until Commit) and returns one result per transaction with its
-// events. The app hash is the new state root.
+// parent, runs every transaction in block order (EVM ones through the
+// executor, native ones by the app, both on one state), commits the state
+// into the trie database (in memory until Commit) and returns one result
+// per transaction with its events. The app hash is the new state root.
 func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock) (*abci.ResponseFinalizeBlock, error) {
 	parent := a.store.Head()
 	if parent == nil || parent.Number.Int64() != req.Height-1 {
@@ -40,46 +41,27 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 	if err != nil {
 		return nil, fmt.Errorf("finalize block %d: open parent state: %w", req.Height, err)
 	}
-
-	// Decode, reusing the pool's decoded copies (sender already recovered).
-	txs := make(types.Transactions, 0, len(req.Txs))
-	decodeErr := make([]error, len(req.Txs))
-	nat := a.newNativeBlock(statedb, header) // native (Cosmos) txs and staking: native.go
-	for i, raw := range req.Txs {
-		if ptx := a.pool.Get(pool.KeyOf(raw)); ptx != nil {
-			txs = append(txs, ptx.Tx)
-			nat.add(ptx)
-			continue
-		}
-		if native.IsNative(raw) {
-			tx, err := nat.decode(raw)
-			if err != nil {
-				decodeErr[i] = err
-				continue
-			}
-			txs = append(txs, tx)
-			continue
-		}
-		tx, err := DecodeTx(raw)
-		if err != nil {
-			decodeErr[i] = err
-			continue
-		}
-		txs = append(txs, tx)
-	}
 	tracker := accounts.NewTracker()
 	hooks := tracker.Hooks()
 	rec := a.callRecorder(hooks)
-	if err := nat.begin(hooks); err != nil {
-		return nil, fmt.Errorf("finalize block %d: unbonding: %w", req.Height, err)
+	balances := evm.NewBalanceRecorder()
+	balances.Hook(hooks)
+	run, err := a.startBlock(ctx, header, statedb, hooks)
+	if err != nil {
+		return nil, fmt.Errorf("finalize block %d: %w", req.Height, err)
 	}
-	res := evm.ApplyBlockWith(ctx, a.config, header, a.store, statedb, txs, hooks, nat.run(txs))
+	results := make([]*abci.ExecTxResult, len(req.Txs))
+	for i, raw := range req.Txs {
+		results[i] = run.exec(a.decodeBlockTx(raw, true), raw)
+	}
+	res := run.x.Finish()
 	// Number new accounts and record first public keys before the state is
 	// committed, so the AppHash covers them.
 	if err := tracker.Apply(statedb, evm.Signer(a.config, header.Number, header.Time), res.Txs); err != nil {
 		return nil, fmt.Errorf("finalize block %d: native accounts: %w", req.Height, err)
 	}
-	updates := nat.end()
+	updates := run.nat.end(statedb)
+	changed := balances.Changed(statedb)
 
 	root, err := statedb.Commit(evm.Rules(a.config, header.Number, header.Time), header.Number.Uint64())
 	if err != nil {
@@ -90,28 +72,13 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 	block := types.NewBlock(header, &types.Body{Transactions: res.Txs, Withdrawals: types.Withdrawals{}}, res.Receipts, trie.NewStackTrie(nil))
 	fillReceipts(block, res.Receipts)
 
-	results := make([]*abci.ExecTxResult, len(req.Txs))
-	next := 0 // position in txs / res.Outcomes
-	for i, raw := range req.Txs {
-		if decodeErr[i] != nil {
-			results[i] = decodeResult(decodeErr[i])
-			continue
-		}
-		if r := nat.result(next); r != nil {
-			results[i] = r
-			next++
-			continue
-		}
-		results[i] = txResult(txs[next], &res.Outcomes[next], raw)
-		next++
-	}
 	a.mu.Lock()
-	a.pending = &finalized{block: block, receipts: res.Receipts, cometHash: req.Hash, rawTxs: req.Txs}
+	a.pending = &finalized{block: block, receipts: res.Receipts, senders: res.Senders, balances: changed, cometHash: req.Hash, rawTxs: req.Txs}
 	if rec != nil {
 		a.pending.calls = rec.Frames()
 	}
 	a.mu.Unlock()
-	return &abci.ResponseFinalizeBlock{TxResults: results, AppHash: root.Bytes(), ValidatorUpdates: updates, Events: nat.events}, nil
+	return &abci.ResponseFinalizeBlock{TxResults: results, AppHash: root.Bytes(), ValidatorUpdates: updates, Events: run.nat.events}, nil
 }
 
 // newHeader is the EVM header of the block CometBFT decided, before
@@ -171,11 +138,16 @@ func (a *App) Commit(context.Context, *abci.RequestCommit) (*abci.ResponseCommit
 	if err := a.store.CommitBlock(p.block, p.receipts, p.cometHash, p.calls...); err != nil {
 		return nil, err
 	}
-	if err := a.resetCheckState(); err != nil {
+	a.checkMu.Lock()
+	err := a.resetCheckState()
+	if err == nil {
+		a.resetPool(p.rawTxs)
+	}
+	a.checkMu.Unlock()
+	if err != nil {
 		return nil, err
 	}
-	a.resetPool(p.rawTxs)
-	committed := &CommittedBlock{Block: p.block, Receipts: p.receipts}
+	committed := &CommittedBlock{Block: p.block, Receipts: p.receipts, Senders: p.senders, Balances: p.balances}
 	for _, fn := range listeners {
 		fn(committed)
 	}

@@ -15,11 +15,9 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/state"
-	"github.com/ethereum/go-ethereum/core/tracing"
 	gethpool "github.com/ethereum/go-ethereum/core/txpool"
 	"github.com/ethereum/go-ethereum/core/txpool/legacypool"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/evm"
@@ -54,16 +52,19 @@ func nativeRefusal(err error) *abci.ResponseCheckTx {
 	return &abci.ResponseCheckTx{Code: e.Code, Codespace: e.Codespace, Log: e.Error()}
 }
 
-// standIn is the pool's stand-in for a native tx: nonce = sequence, gas =
-// gas limit, price = fee / gas limit, value = the rest of what it may spend,
-// data = its CometBFT hash (so every native tx has its own stand-in hash).
-func standIn(tx *native.Tx, key pool.Key) *types.Transaction {
-	gas := new(big.Int).SetUint64(tx.GasLimit)
-	price := new(big.Int).Quo(tx.Fee, gas)
-	value := new(big.Int).Sub(tx.Spend(), new(big.Int).Mul(price, gas))
-	to := tx.Signer
-	return types.NewTx(&types.LegacyTx{Nonce: tx.Sequence, GasPrice: price, Gas: tx.GasLimit, To: &to, Value: value, Data: key[:],
-		V: new(big.Int), R: new(big.Int), S: new(big.Int)})
+// nativeItem is how the pool sees a native tx (txpool.Item): nonce =
+// sequence, gas = gas limit, fee cap = tip cap = fee / gas limit, cost =
+// all it may spend (fee and message amounts).
+type nativeItem struct{ tx *native.Tx }
+
+func (n nativeItem) Nonce() uint64       { return n.tx.Sequence }
+func (n nativeItem) Gas() uint64         { return n.tx.GasLimit }
+func (n nativeItem) GasFeeCap() *big.Int { return n.price() }
+func (n nativeItem) GasTipCap() *big.Int { return n.price() }
+func (n nativeItem) Cost() *big.Int      { return n.tx.Spend() }
+
+func (n nativeItem) price() *big.Int {
+	return new(big.Int).Quo(n.tx.Fee, new(big.Int).SetUint64(n.tx.GasLimit))
 }
 
 // checkEnv is the context CheckTx checks native transactions in: the next
@@ -105,7 +106,7 @@ func (a *App) checkNative(raw []byte, key pool.Key) *abci.ResponseCheckTx {
 	if err := native.CheckMsgs(st, tx); err != nil {
 		return nativeRefusal(err)
 	}
-	ptx := &pool.Tx{Tx: standIn(tx, key), Sender: tx.Signer, Key: key, Raw: raw, Native: tx}
+	ptx := pool.NewTx(nativeItem{tx}, tx.Signer, key, raw)
 	added, err := a.pool.Add(ptx, stateNonce, a.nextBaseFee())
 	if err != nil {
 		return nativeRefusal(poolError(err))
@@ -134,89 +135,50 @@ func poolError(err error) error {
 }
 
 // nativeBlock runs a block's native transactions in their places among
-// its EVM transactions, matures unbonding entries first and computes the
-// validator updates last.
+// its EVM transactions, on the executor's state, matures unbonding entries
+// first and computes the validator updates last.
 type nativeBlock struct {
-	a       *App
-	statedb *state.StateDB
-	vmdb    native.State // statedb behind the block's state hooks
-	env     *native.Env
-	rules   params.Rules
-	byTx    map[*types.Transaction]*native.Tx
-	results map[int]*abci.ExecTxResult // by position in the block's tx list
-	events  []abci.Event
+	x      *evm.Executor
+	env    *native.Env
+	events []abci.Event // block events (matured unbonding entries)
 }
 
-func (a *App) newNativeBlock(statedb *state.StateDB, header *types.Header) *nativeBlock {
+func (a *App) newNativeBlock(x *evm.Executor, header *types.Header) *nativeBlock {
 	return &nativeBlock{
-		a: a, statedb: statedb,
+		x: x,
 		env: &native.Env{
 			ChainID: a.chainIDString(), Prefix: a.genesis.Bech32Prefix, Denom: a.genesis.Denom,
 			BaseFee: header.BaseFee, GasLimit: header.GasLimit, Height: header.Number.Int64(),
 			Time: time.Unix(int64(header.Time), 0).UTC(), Coinbase: header.Coinbase,
 		},
-		rules:   evm.Rules(a.config, header.Number, header.Time),
-		byTx:    map[*types.Transaction]*native.Tx{},
-		results: map[int]*abci.ExecTxResult{},
 	}
-}
-
-// add registers a pooled transaction; it reports whether it is native.
-func (b *nativeBlock) add(ptx *pool.Tx) {
-	if tx, ok := ptx.Native.(*native.Tx); ok {
-		b.byTx[ptx.Tx] = tx
-	}
-}
-
-// decode decodes native bytes the pool does not hold and returns the
-// stand-in that takes its place in the block's transaction list.
-func (b *nativeBlock) decode(raw []byte) (*types.Transaction, error) {
-	tx, err := native.Decode(raw, b.env.Prefix, b.env.Denom)
-	if err != nil {
-		return nil, err
-	}
-	s := standIn(tx, pool.KeyOf(raw))
-	b.byTx[s] = tx
-	return s, nil
 }
 
 // begin pays back matured unbonding entries, through the block's hooks.
-func (b *nativeBlock) begin(hooks *tracing.Hooks) error {
-	b.vmdb = state.NewHookedState(b.statedb, hooks)
-	done, err := staking.Mature(b.vmdb, b.env.Time)
+func (b *nativeBlock) begin() error {
+	done, err := staking.Mature(b.x.State(), b.env.Time)
 	if err != nil {
 		return err
 	}
-	b.statedb.Finalise(b.rules)
+	b.x.Settle()
 	b.events = append(b.events, native.MatureEvents(done, b.env.Prefix, b.env.Denom)...)
 	return nil
 }
 
-// run executes txs[i] when it is native (see evm.ApplyBlockWith).
-func (b *nativeBlock) run(txs types.Transactions) func(int) bool {
-	return func(i int) bool {
-		tx, ok := b.byTx[txs[i]]
-		if !ok {
-			return false
-		}
-		res, err := native.Execute(b.vmdb, tx, b.env)
-		if err != nil {
-			e := native.AsError(err)
-			res = &abci.ExecTxResult{Code: e.Code, Codespace: e.Codespace, Log: e.Error(), GasWanted: int64(tx.GasLimit)}
-		}
-		b.statedb.Finalise(b.rules)
-		b.results[i] = res
-		return true
+// run executes a native transaction in its place in the block.
+func (b *nativeBlock) run(tx *native.Tx) *abci.ExecTxResult {
+	res, err := native.Execute(b.x.State(), tx, b.env)
+	if err != nil {
+		e := native.AsError(err)
+		res = &abci.ExecTxResult{Code: e.Code, Codespace: e.Codespace, Log: e.Error(), GasWanted: int64(tx.GasLimit)}
 	}
+	b.x.Settle()
+	return res
 }
 
-// result is the ABCI result of the native transaction at position i of the
-// block's tx list, nil for an EVM one.
-func (b *nativeBlock) result(i int) *abci.ExecTxResult { return b.results[i] }
-
 // end computes the validator updates of the block.
-func (b *nativeBlock) end() []abci.ValidatorUpdate {
-	return staking.Updates(b.statedb)
+func (b *nativeBlock) end(st *state.StateDB) []abci.ValidatorUpdate {
+	return staking.Updates(st)
 }
 
 // decodeResult is the result of bytes that did not decode.

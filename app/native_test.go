@@ -147,6 +147,8 @@ func TestNativeSendInterleavesWithEVM(t *testing.T) {
 		t.Fatalf("EVM CheckTx: %d %s", res.Code, res.Log)
 	}
 	before := s.balance(from)
+	var committed *CommittedBlock
+	s.OnCommit(func(b *CommittedBlock) { committed = b })
 	res := s.block(time.Second, send, evmRaw)
 	for i, r := range res.TxResults {
 		if r.Code != 0 {
@@ -169,6 +171,20 @@ func TestNativeSendInterleavesWithEVM(t *testing.T) {
 	tip := new(big.Int).Sub(fee, new(big.Int).Mul(big.NewInt(1e9), big.NewInt(res.TxResults[0].GasUsed)))
 	if got := s.balance(common.Address{0x77}); got.Cmp(tip) != 0 || res.TxResults[0].GasUsed != int64(native.GasTxBase+native.GasMsgSend+native.GasPerByte*len(send)) {
 		t.Fatalf("coinbase %v, want %v (gas used %d)", got, tip, res.TxResults[0].GasUsed)
+	}
+	// The published block: the EVM tx's sender, and the end balance of
+	// every account the block changed, the native tx's effects included.
+	if committed == nil || len(committed.Senders) != 1 || committed.Senders[0] != from || len(committed.Block.Transactions()) != 1 {
+		t.Fatalf("committed block: %+v", committed)
+	}
+	wantBal := map[common.Address]*big.Int{from: s.balance(from), to: big.NewInt(12346), {0x77}: tip}
+	if len(committed.Balances) != len(wantBal) {
+		t.Fatalf("balances of %d accounts, want %d: %v", len(committed.Balances), len(wantBal), committed.Balances)
+	}
+	for a, want := range wantBal {
+		if got := committed.Balances[a]; got == nil || got.Cmp(want) != 0 {
+			t.Fatalf("balance of %s: %v, want %v", a, got, want)
+		}
 	}
 	var types_ []string
 	for _, e := range res.TxResults[0].Events {

@@ -17,6 +17,8 @@ import (
 // CometBFT's byte budget. A node with an etherbase puts its coinbase marker
 // first (see coinbaseMarker).
 func (a *App) PrepareProposal(_ context.Context, req *abci.RequestPrepareProposal) (*abci.ResponsePrepareProposal, error) {
+	a.checkMu.Lock()
+	defer a.checkMu.Unlock()
 	if err := a.ensureCheckState(); err != nil {
 		return nil, err
 	}

@@ -166,14 +166,15 @@ type PendingNonceJSON struct {
 	Nonce   string         `json:"nonce"` // decimal, as Cosmos writes sequences
 }
 
-// queryPendingNonce answers from the pool and the check state; ABCI queries
-// and CheckTx are serialised by CometBFT's local client, so both are
-// consistent with each other.
+// queryPendingNonce answers from the pool and the check state, under the
+// check lock, so it is consistent with CheckTx.
 func (a *App) queryPendingNonce(req *abci.RequestQuery) *abci.ResponseQuery {
 	addr, err := accounts.ParseAddress(a.genesis.Bech32Prefix, strings.TrimPrefix(req.Path, QueryPendingNonce))
 	if err != nil {
 		return badQuery("%v", err)
 	}
+	a.checkMu.Lock()
+	defer a.checkMu.Unlock()
 	head := a.store.Head()
 	if head == nil || a.checkState == nil {
 		return &abci.ResponseQuery{Code: CodeNoState, Codespace: Codespace, Log: "no state"}

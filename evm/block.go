@@ -3,6 +3,7 @@ package evm
 import (
 	"context"
 	"fmt"
+	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core"
@@ -17,7 +18,7 @@ import (
 // data-availability layer.
 var ErrBlobTxUnsupported = fmt.Errorf("%w: blob transactions (type 3) are not supported on this chain", core.ErrTxTypeNotSupported)
 
-// TxOutcome is what became of one transaction handed to ApplyBlock.
+// TxOutcome is what became of one transaction handed to Executor.ApplyTx.
 type TxOutcome struct {
 	// Receipt is set when the tx was executed and is part of the EVM block,
 	// whether it succeeded (status 1) or failed (status 0).
@@ -35,101 +36,194 @@ type TxOutcome struct {
 	Sender common.Address
 }
 
-// BlockResult is the outcome of executing one block.
+// BlockResult is the EVM part of an executed block.
 type BlockResult struct {
-	Outcomes []TxOutcome        // one per input tx, in input order
 	Txs      types.Transactions // the txs that made it into the EVM block
 	Receipts types.Receipts     // their receipts, same order
+	Senders  []common.Address   // their senders, same order
 	GasUsed  uint64
 }
 
-// ApplyBlock executes txs in order on statedb as the block described by
-// header (whose Root, TxHash, ReceiptHash, Bloom and GasUsed it does not
-// touch). A tx that cannot be executed is rejected and leaves the state, the
-// gas pool and the block untouched; every other tx is included with a receipt.
-// The receipts' block hash is left zero: it is only known once the header is
-// complete, and readers derive it.
-func ApplyBlock(ctx context.Context, cfg *params.ChainConfig, header *types.Header, headers HeaderReader, statedb *state.StateDB, txs types.Transactions, hooks *tracing.Hooks) *BlockResult {
-	return ApplyBlockWith(ctx, cfg, header, headers, statedb, txs, hooks, nil)
+// Executor executes one block, one transaction at a time, on a state: the
+// single place where Ember's execution rules live. NewExecutor begins the
+// block (block context from the header, one EVM, the gas pool), ApplyTx
+// runs one EVM transaction in its place, Finish ends the block.
+// FinalizeBlock, debug replay and the explorer's tracer all go through it;
+// transactions of another kind (native ones) are run by the caller on
+// State, between ApplyTx calls, so their changes pass the same hooks.
+//
+// The receipts' block hash is left zero: it is only known once the header
+// is complete, and readers derive it.
+type Executor struct {
+	ctx      context.Context
+	cfg      *params.ChainConfig
+	header   *types.Header
+	statedb  *state.StateDB
+	vmdb     vm.StateDB // statedb behind the block's hooks
+	hooks    *tracing.Hooks
+	blockCtx vm.BlockContext
+	evm      *vm.EVM
+	signer   types.Signer
+	gp       *core.GasPool
+	res      BlockResult
 }
 
-// ApplyBlockWith is ApplyBlock for a block that also holds transactions of
-// another kind (Ember's native ones): other(i), when set, runs txs[i] itself
-// on the same state, in its place in the block, and reports true when it
-// did. Such a tx is left out of the EVM block and its outcome stays zero.
-func ApplyBlockWith(ctx context.Context, cfg *params.ChainConfig, header *types.Header, headers HeaderReader, statedb *state.StateDB, txs types.Transactions, hooks *tracing.Hooks, other func(i int) bool) *BlockResult {
-	var (
-		signer = Signer(cfg, header.Number, header.Time)
-		gp     = core.NewGasPool(header.GasLimit)
-		res    = &BlockResult{Outcomes: make([]TxOutcome, len(txs))}
-	)
-	var vmdb vm.StateDB = statedb
-	if hooks != nil {
-		// The state hooks (balance, nonce, code changes) fire only through
-		// the hooked wrapper; the interpreter calls the others itself.
-		vmdb = state.NewHookedState(statedb, hooks)
+// NewExecutor begins the block described by header (whose Root, TxHash,
+// ReceiptHash, Bloom and GasUsed it does not touch) on statedb, the parent's
+// state. hooks, when set, see every state change and EVM step of the block.
+func NewExecutor(ctx context.Context, cfg *params.ChainConfig, header *types.Header, headers HeaderReader, statedb *state.StateDB, hooks *tracing.Hooks) *Executor {
+	x := &Executor{
+		ctx: ctx, cfg: cfg, header: header, statedb: statedb, hooks: hooks,
+		blockCtx: BlockContext(cfg, header, headers),
+		signer:   Signer(cfg, header.Number, header.Time),
+		gp:       core.NewGasPool(header.GasLimit),
 	}
-	evm := vm.NewEVM(BlockContext(cfg, header, headers), vmdb, cfg, vm.Config{Tracer: hooks})
+	x.vmdb = hooked(statedb, hooks)
+	x.evm = vm.NewEVM(x.blockCtx, x.vmdb, cfg, vm.Config{Tracer: hooks})
+	return x
+}
+
+// hooked is statedb behind hooks: the state hooks (balance, nonce, code
+// changes) fire only through the hooked wrapper; the interpreter calls the
+// others itself.
+func hooked(statedb *state.StateDB, hooks *tracing.Hooks) vm.StateDB {
+	if hooks == nil {
+		return statedb
+	}
+	return state.NewHookedState(statedb, hooks)
+}
+
+// State is the block's state behind its hooks, for transactions the caller
+// runs itself; call Settle after each.
+func (x *Executor) State() vm.StateDB { return x.vmdb }
+
+// Settle ends a transaction the caller ran on State, as ApplyTx ends its own.
+func (x *Executor) Settle() { x.statedb.Finalise(x.evm.GetRules()) }
+
+// Context is the context the executor was begun with.
+func (x *Executor) Context() context.Context { return x.ctx }
+
+// BlockContext is the EVM block context of the block.
+func (x *Executor) BlockContext() vm.BlockContext { return x.blockCtx }
+
+// Included is the number of transactions in the EVM block so far.
+func (x *Executor) Included() int { return len(x.res.Txs) }
+
+// ApplyTx executes tx in its place in the block. A tx that cannot be
+// executed is rejected and leaves the state, the gas pool and the block
+// untouched; every other tx is included with a receipt.
+func (x *Executor) ApplyTx(tx *types.Transaction) TxOutcome {
+	return x.apply(tx, x.evm)
+}
+
+// ApplyTxWith is ApplyTx with hooks of its own for this transaction (a
+// tracer) instead of the block's.
+func (x *Executor) ApplyTxWith(tx *types.Transaction, hooks *tracing.Hooks) TxOutcome {
+	evm := vm.NewEVM(x.blockCtx, hooked(x.statedb, hooks), x.cfg, vm.Config{Tracer: hooks})
 	defer evm.Release()
-
-	for i, tx := range txs {
-		out := &res.Outcomes[i]
-		if other != nil && other(i) {
-			continue
-		}
-		if tx.Type() == types.BlobTxType {
-			out.Rejected = ErrBlobTxUnsupported
-			continue
-		}
-		msg, err := core.TransactionToMessage(tx, signer, header.BaseFee)
-		if err != nil {
-			out.Rejected = err
-			continue
-		}
-		out.Sender = msg.From
-
-		// ApplyMessage can buy gas and then fail (e.g. intrinsic gas too low
-		// after the purchase): undo the state and the gas pool in that case.
-		snap, gpSnap := statedb.Snapshot(), gp.Snapshot()
-		index := len(res.Txs)
-		statedb.SetTxContext(tx.Hash(), index, uint32(index+1))
-		receipt, result, err := applyTx(ctx, evm, msg, gp, statedb, header, tx)
-		if err != nil {
-			statedb.RevertToSnapshot(snap)
-			gp.Set(gpSnap)
-			out.Rejected = err
-			continue
-		}
-		out.Receipt = receipt
-		if result.Failed() {
-			out.VMErr = result.Err
-			out.Revert = result.Revert()
-		}
-		res.Txs = append(res.Txs, tx)
-		res.Receipts = append(res.Receipts, receipt)
-	}
-	res.GasUsed = gp.Used()
-	return res
+	return x.apply(tx, evm)
 }
 
-// applyTx runs one message and builds its receipt. It mirrors
+func (x *Executor) apply(tx *types.Transaction, evm *vm.EVM) (out TxOutcome) {
+	if tx.Type() == types.BlobTxType {
+		out.Rejected = ErrBlobTxUnsupported
+		return out
+	}
+	msg, err := core.TransactionToMessage(tx, x.signer, x.header.BaseFee)
+	if err != nil {
+		out.Rejected = err
+		return out
+	}
+	out.Sender = msg.From
+
+	// ApplyMessage can buy gas and then fail (e.g. intrinsic gas too low
+	// after the purchase): undo the state and the gas pool in that case.
+	snap, gpSnap := x.statedb.Snapshot(), x.gp.Snapshot()
+	index := len(x.res.Txs)
+	x.statedb.SetTxContext(tx.Hash(), index, uint32(index+1))
+	receipt, result, err := x.applyMessage(evm, msg, tx)
+	if err != nil {
+		x.statedb.RevertToSnapshot(snap)
+		x.gp.Set(gpSnap)
+		out.Rejected = err
+		return out
+	}
+	out.Receipt = receipt
+	if result.Failed() {
+		out.VMErr = result.Err
+		out.Revert = result.Revert()
+	}
+	x.res.Txs = append(x.res.Txs, tx)
+	x.res.Receipts = append(x.res.Receipts, receipt)
+	x.res.Senders = append(x.res.Senders, msg.From)
+	return out
+}
+
+// applyMessage runs one message and builds its receipt. It mirrors
 // core.ApplyTransactionWithEVM but keeps the ExecutionResult, whose revert
 // data the events and the RPC report.
-func applyTx(ctx context.Context, evm *vm.EVM, msg *core.Message, gp *core.GasPool, statedb *state.StateDB, header *types.Header, tx *types.Transaction) (*types.Receipt, *core.ExecutionResult, error) {
-	if hooks := evm.Config.Tracer; hooks != nil && hooks.OnTxStart != nil {
+func (x *Executor) applyMessage(evm *vm.EVM, msg *core.Message, tx *types.Transaction) (*types.Receipt, *core.ExecutionResult, error) {
+	hooks := evm.Config.Tracer
+	if hooks != nil && hooks.OnTxStart != nil {
 		hooks.OnTxStart(evm.GetVMContext(), tx, msg.From)
 	}
-	result, err := core.ApplyMessage(evm, msg, gp)
+	result, err := core.ApplyMessage(evm, msg, x.gp)
 	if err != nil {
-		if hooks := evm.Config.Tracer; hooks != nil && hooks.OnTxEnd != nil {
+		if hooks != nil && hooks.OnTxEnd != nil {
 			hooks.OnTxEnd(nil, err)
 		}
 		return nil, nil, err
 	}
-	statedb.Finalise(evm.GetRules())
-	receipt := core.MakeReceipt(evm, result, statedb, header.Number, common.Hash{}, header.Time, tx, gp.CumulativeUsed(), nil)
-	if hooks := evm.Config.Tracer; hooks != nil && hooks.OnTxEnd != nil {
+	x.statedb.Finalise(evm.GetRules())
+	receipt := core.MakeReceipt(evm, result, x.statedb, x.header.Number, common.Hash{}, x.header.Time, tx, x.gp.CumulativeUsed(), nil)
+	if hooks != nil && hooks.OnTxEnd != nil {
 		hooks.OnTxEnd(receipt, nil)
 	}
 	return receipt, result, nil
+}
+
+// Finish ends the block: the included transactions, their receipts and
+// senders, and the gas they used. The executor must not be used after.
+func (x *Executor) Finish() *BlockResult {
+	x.res.GasUsed = x.gp.Used()
+	x.evm.Release()
+	return &x.res
+}
+
+// BalanceRecorder notes, through a block's hooks, every account whose
+// balance changes and its balance before the first change, so that
+// Changed can list the accounts whose balance the block changed.
+type BalanceRecorder struct {
+	before map[common.Address]*big.Int
+}
+
+// NewBalanceRecorder returns a recorder to Hook into a block's hooks.
+func NewBalanceRecorder() *BalanceRecorder {
+	return &BalanceRecorder{before: make(map[common.Address]*big.Int)}
+}
+
+// Hook chains the recorder in front of h's OnBalanceChange.
+func (r *BalanceRecorder) Hook(h *tracing.Hooks) {
+	next := h.OnBalanceChange
+	h.OnBalanceChange = func(addr common.Address, prev, cur *big.Int, reason tracing.BalanceChangeReason) {
+		if _, ok := r.before[addr]; !ok {
+			r.before[addr] = new(big.Int).Set(prev)
+		}
+		if next != nil {
+			next(addr, prev, cur, reason)
+		}
+	}
+}
+
+// Changed is the balance in st of every account whose balance differs from
+// its balance before the block (a change undone by a revert or a later
+// change is not one).
+func (r *BalanceRecorder) Changed(st *state.StateDB) map[common.Address]*big.Int {
+	out := make(map[common.Address]*big.Int, len(r.before))
+	for addr, before := range r.before {
+		if after := st.GetBalance(addr).ToBig(); after.Cmp(before) != 0 {
+			out[addr] = after
+		}
+	}
+	return out
 }

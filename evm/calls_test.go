@@ -58,9 +58,14 @@ func TestCallRecorder(t *testing.T) {
 	hooks := &tracing.Hooks{}
 	rec := evm.NewCallRecorder()
 	rec.Hook(hooks)
-	res := evm.ApplyBlock(context.Background(), cfg, header, noHeaders{}, st, txs, hooks)
-	if len(res.Txs) != 3 || res.Outcomes[3].Rejected == nil {
-		t.Fatalf("%d txs included, last rejected: %v", len(res.Txs), res.Outcomes[3].Rejected)
+	x := evm.NewExecutor(context.Background(), cfg, header, noHeaders{}, st, hooks)
+	var last evm.TxOutcome
+	for _, tx := range txs {
+		last = x.ApplyTx(tx)
+	}
+	res := x.Finish()
+	if len(res.Txs) != 3 || last.Rejected == nil {
+		t.Fatalf("%d txs included, last rejected: %v", len(res.Txs), last.Rejected)
 	}
 	for i, r := range res.Receipts {
 		if r.Status != 1 {

@@ -22,12 +22,18 @@ func NextBaseFee(cfg *params.ChainConfig, parent *types.Header, minBaseFee *big.
 // EffectiveTip is what the block's coinbase earns per gas from tx at baseFee:
 // min(tipCap, feeCap - baseFee). It is negative when the fee cap is below the
 // base fee, i.e. when the tx cannot be included.
-func EffectiveTip(tx *types.Transaction, baseFee *big.Int) *big.Int {
+func EffectiveTip(tx FeeCaps, baseFee *big.Int) *big.Int {
 	tip := new(big.Int).Sub(tx.GasFeeCap(), baseFee)
 	if tip.Cmp(tx.GasTipCap()) > 0 {
 		tip.Set(tx.GasTipCap())
 	}
 	return tip
+}
+
+// FeeCaps are a transaction's fee fields; *types.Transaction has them.
+type FeeCaps interface {
+	GasFeeCap() *big.Int
+	GasTipCap() *big.Int
 }
 
 // EffectiveGasPrice is the price per gas tx pays at baseFee:

@@ -57,7 +57,7 @@ func (b *backend) StateAt(root common.Hash) (*state.StateDB, error) {
 
 func (b *backend) PendingTransaction(h common.Hash) *types.Transaction {
 	if ptx := b.n.pool.ByHash(h); ptx != nil {
-		return ptx.Tx
+		return ptx.EVM()
 	}
 	return nil
 }
@@ -106,8 +106,15 @@ func (b *backend) seenBefore(raw []byte) error {
 // broadcast_tx_sync does) and waits for its verdict. A queued answer
 // (nonce gap: the app's pool holds the tx) is a success, as in geth.
 func (b *backend) SendTransaction(ctx context.Context, raw []byte) error {
+	// Stateless checks and sender recovery here, on the RPC goroutine, in
+	// parallel with other senders; CheckTx reuses the result.
+	key, err := b.n.app.Precheck(raw)
+	if err != nil {
+		return err
+	}
+	defer b.n.app.Forget(key)
 	resCh := make(chan *abci.ResponseCheckTx, 1)
-	err := b.n.cmt.Mempool().CheckTx(raw, func(res *abci.ResponseCheckTx) { resCh <- res }, mempool.TxInfo{})
+	err = b.n.cmt.Mempool().CheckTx(raw, func(res *abci.ResponseCheckTx) { resCh <- res }, mempool.TxInfo{})
 	switch {
 	case errors.Is(err, mempool.ErrTxInCache):
 		return b.seenBefore(raw)

@@ -24,6 +24,7 @@ type Config struct {
 	GRPC         GRPCConfig      `toml:"grpc"`
 	Keyring      KeyringConfig   `toml:"keyring"`
 	Store        StoreConfig     `toml:"store"`
+	Validator    ValidatorConfig `toml:"validator"`
 	Explorer     explorer.Config `toml:"explorer"`
 	Log          LogConfig       `toml:"log"`
 }
@@ -70,6 +71,7 @@ func DefaultConfig() Config {
 		GRPC:         GRPCConfig{Enable: true, Address: "127.0.0.1:9090"},
 		Keyring:      KeyringConfig{Backend: "file"},
 		Store:        StoreConfig{CacheMB: 256, TrieCacheMB: 128},
+		Validator:    ValidatorConfig{SyncState: true},
 		Explorer:     explorer.DefaultConfig(),
 		Log:          LogConfig{Level: "info", CometBFTLevel: "error", Format: "text"},
 	}

@@ -82,10 +82,11 @@ func (t *explorerTracer) CallTrace(ctx context.Context, hash common.Hash) (*expl
 	return &top, nil
 }
 
-// StateAround implements explorer.Tracer: the block's earlier transactions
-// are replayed on its parent's state, the calls run on a copy of that state,
-// the transaction runs with a balance hook noting every account it touches,
-// and the calls run again on a copy of the result.
+// StateAround implements explorer.Tracer: the block is replayed on its
+// parent's state up to the transaction (native transactions included), the
+// calls run on a copy of that state, the transaction runs through the same
+// executor with a balance hook noting every account it touches, and the
+// calls run again on a copy of the result.
 func (t *explorerTracer) StateAround(ctx context.Context, hash common.Hash, calls []explorerindex.StateCall) (*explorerindex.TxState, error) {
 	tx, loc := t.b.n.store.Transaction(hash)
 	if tx == nil {
@@ -100,12 +101,16 @@ func (t *explorerTracer) StateAround(ctx context.Context, hash common.Hash, call
 		return nil, err
 	}
 	defer done()
-	_, blockCtx, statedb, release, err := t.b.StateAtTransaction(ctx, block, int(loc.Index))
+	r, statedb, err := t.b.replay(ctx, block, true)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
+	defer r.Release()
+	if err := r.To(int(loc.Index)); err != nil {
+		return nil, err
+	}
 	cfg := t.b.ChainConfig()
+	blockCtx := r.BlockContext()
 	out := &explorerindex.TxState{Miner: block.Coinbase()}
 	pre := statedb.Copy()
 	if len(calls) > 0 {
@@ -120,18 +125,7 @@ func (t *explorerTracer) StateAround(ctx context.Context, hash common.Hash, call
 			order = append(order, a)
 		}
 	}}
-	msg, err := core.TransactionToMessage(tx, evm.Signer(cfg, block.Number(), block.Time()), block.BaseFee())
-	if err != nil {
-		return nil, err
-	}
-	vmenv := vm.NewEVM(blockCtx, state.NewHookedState(statedb, hooks), cfg, vm.Config{Tracer: hooks})
-	statedb.SetTxContext(tx.Hash(), int(loc.Index), uint32(loc.Index+1))
-	_, err = core.ApplyMessage(vmenv, msg, core.NewGasPool(tx.Gas()))
-	if err == nil {
-		statedb.Finalise(vmenv.GetRules())
-	}
-	vmenv.Release()
-	if err != nil {
+	if _, err := r.Next(hooks); err != nil {
 		return nil, fmt.Errorf("re-execute transaction %s: %w", hash.Hex(), err)
 	}
 	if !seen[out.Miner] {

@@ -99,6 +99,7 @@ func InitHome(opts InitOptions) error {
 		cfg.JSONRPC.API = Namespaces()
 		cfg.TxPool = devTxPool(cfg.TxPool, cc.Mempool.Size)
 		cfg.Keyring.Backend = "test"
+		cfg.Validator.SyncState = false // one local validator: see ValidatorConfig
 		// A dev chain runs everything: the explorer indexes it from block 0
 		// (--explorer.enable=false turns it off for one run).
 		cfg.Explorer.Enable = true
@@ -147,8 +148,9 @@ func writeAppFiles(home string, cfg Config) error {
 	return WriteConfig(home, cfg)
 }
 
-// tuneDev sets consensus for a single local validator: no wait after a
-// commit, a block as soon as the mempool has a tx, an empty block every
+// tuneDev sets consensus for a single local validator: a block as soon as
+// the mempool has a tx, the next height started 4 ms after the commit
+// decision (see below), an empty block every
 // interval (none if 0), short timeouts so a restart after a crash
 // mid-height resumes quickly, a mempool sized for load tests, loopback
 // addresses and no peer exchange.
@@ -159,8 +161,17 @@ func tuneDev(cc *cmtcfg.Config, interval time.Duration) {
 	cc.Consensus.TimeoutPrevoteDelta = 100 * time.Millisecond
 	cc.Consensus.TimeoutPrecommit = 100 * time.Millisecond
 	cc.Consensus.TimeoutPrecommitDelta = 100 * time.Millisecond
-	cc.Consensus.TimeoutCommit = 0
-	cc.Consensus.SkipTimeoutCommit = true
+	// After a block that changed the state CometBFT makes the next one at
+	// once (it carries the new AppHash). Started 4 ms after the commit
+	// decision rather than at once, it also carries the transaction a
+	// client sends on seeing the previous receipt, instead of leaving it to
+	// wait a whole extra block. Measured one tx at a time (quiet machine,
+	// with the unsynced validator state below): 0 ms gave p50/p90/p99
+	// 10.4/12.4/14.5 ms, 3 ms 5.7/12.9/15.1, 4 ms 6.3/7.4/12.2 (fewer sends
+	// miss that block). A busy chain does not wait: executing and committing
+	// a full block takes longer than 4 ms (transfers/s unchanged).
+	cc.Consensus.TimeoutCommit = 4 * time.Millisecond
+	cc.Consensus.SkipTimeoutCommit = false
 	cc.Consensus.CreateEmptyBlocks = interval > 0
 	cc.Consensus.CreateEmptyBlocksInterval = interval
 	cc.Consensus.PeerGossipSleepDuration = 10 * time.Millisecond

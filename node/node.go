@@ -12,7 +12,6 @@ import (
 	cmtcfg "github.com/cometbft/cometbft/config"
 	cmtnode "github.com/cometbft/cometbft/node"
 	"github.com/cometbft/cometbft/p2p"
-	"github.com/cometbft/cometbft/privval"
 	"github.com/cometbft/cometbft/proxy"
 	cmttypes "github.com/cometbft/cometbft/types"
 	"github.com/ethereum/go-ethereum/common"
@@ -84,6 +83,7 @@ type Node struct {
 	startHead uint64
 
 	mempool *mempoolWorker // CometBFT mempool changes the app asks for
+	pvDone  func()         // frees the validator's tmpfs state (see loadValidator)
 	minGas  minGasPrice    // miner_setGasPrice's lock and whether a flag fixed the price
 }
 
@@ -223,10 +223,21 @@ func (n *Node) Start() error {
 	if err != nil {
 		return fmt.Errorf("load node key: %w", err)
 	}
-	pv := privval.LoadFilePV(n.cmtCfg.PrivValidatorKeyFile(), n.cmtCfg.PrivValidatorStateFile())
-	n.coinbase = n.app.RewardAddress(pv.GetAddress())
+	pv, pvDone, err := n.loadValidator()
+	if err != nil {
+		return fmt.Errorf("load validator: %w", err)
+	}
+	n.pvDone = pvDone
+	pub, err := pv.GetPubKey()
+	if err != nil {
+		return fmt.Errorf("load validator: %w", err)
+	}
+	n.coinbase = n.app.RewardAddress(pub.Address())
 	cmt, err := cmtnode.NewNode(n.cmtCfg, pv, nodeKey,
-		proxy.NewLocalClientCreator(n.app),
+		// One mutex per ABCI connection, not one for all: CheckTx (mempool
+		// connection) runs while FinalizeBlock (consensus) executes a block;
+		// the app locks its own state (see app.App).
+		proxy.NewConnSyncLocalClientCreator(n.app),
 		func() (*cmttypes.GenesisDoc, error) { return n.genesis, nil },
 		cmtcfg.DefaultDBProvider,
 		cmtnode.DefaultMetricsProvider(n.cmtCfg.Instrumentation),
@@ -344,6 +355,9 @@ func (n *Node) Stop() {
 			n.log.Error("stop CometBFT", "err", err)
 		}
 		n.cmt.Wait()
+	}
+	if n.pvDone != nil {
+		n.pvDone()
 	}
 	if n.explorer != nil {
 		n.explorer.Stop() // after CometBFT: no more commits to index

@@ -15,7 +15,9 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rpc"
 
+	"github.com/emberchain/ember/app"
 	"github.com/emberchain/ember/evm"
+	"github.com/emberchain/ember/native"
 )
 
 // traceBackend is what go-ethereum's tracers API (eth/tracers) needs from a
@@ -93,26 +95,83 @@ func (b *traceBackend) StateAtBlock(_ context.Context, block *types.Block, _ *st
 	return st, func() {}, nil
 }
 
-// StateAtTransaction opens the parent's state and replays the block's
-// transactions before txIndex.
+// StateAtTransaction opens the parent's state and replays the block up to
+// transaction txIndex as FinalizeBlock ran it, native transactions and
+// unbonding maturity included (see replay).
 func (b *traceBackend) StateAtTransaction(ctx context.Context, block *types.Block, txIndex int) (*types.Transaction, vm.BlockContext, *state.StateDB, tracers.StateReleaseFunc, error) {
-	if block.NumberU64() == 0 {
-		return nil, vm.BlockContext{}, nil, nil, errors.New("no transaction in genesis")
-	}
-	parent := b.n.store.GetHeader(block.ParentHash(), block.NumberU64()-1)
-	if parent == nil {
-		return nil, vm.BlockContext{}, nil, nil, fmt.Errorf("parent of block %d not found", block.NumberU64())
-	}
-	st, err := b.n.store.StateAt(parent.Root)
-	if err != nil {
-		return nil, vm.BlockContext{}, nil, nil, fmt.Errorf("state of block %d is not available: %w", parent.Number, err)
-	}
 	if txIndex < 0 || txIndex >= len(block.Transactions()) {
 		return nil, vm.BlockContext{}, nil, nil, fmt.Errorf("transaction index %d out of range for block %d", txIndex, block.NumberU64())
 	}
-	blockCtx, err := evm.ReplayTo(ctx, b.ChainConfig(), block, b.n.store, st, txIndex)
+	r, st, err := b.replay(ctx, block, true)
 	if err != nil {
 		return nil, vm.BlockContext{}, nil, nil, err
 	}
-	return block.Transactions()[txIndex], blockCtx, st, func() {}, nil
+	if err := r.To(txIndex); err != nil {
+		r.Release()
+		return nil, vm.BlockContext{}, nil, nil, err
+	}
+	return block.Transactions()[txIndex], r.BlockContext(), st, r.Release, nil
+}
+
+// replay begins re-executing block on its parent's state, with the bytes
+// of its CometBFT block, which hold its native transactions too (without
+// them when !withTxs: the block's beginning only).
+func (b *traceBackend) replay(ctx context.Context, block *types.Block, withTxs bool) (*app.Replay, *state.StateDB, error) {
+	if block.NumberU64() == 0 {
+		return nil, nil, errors.New("no transaction in genesis")
+	}
+	parent := b.n.store.GetHeader(block.ParentHash(), block.NumberU64()-1)
+	if parent == nil {
+		return nil, nil, fmt.Errorf("parent of block %d not found", block.NumberU64())
+	}
+	st, err := b.n.store.StateAt(parent.Root)
+	if err != nil {
+		return nil, nil, fmt.Errorf("state of block %d is not available: %w", parent.Number, err)
+	}
+	var raws [][]byte
+	if withTxs {
+		if raws, err = b.cometTxs(block); err != nil {
+			return nil, nil, err
+		}
+	}
+	r, err := b.n.app.NewReplay(ctx, block, raws, st)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, st, nil
+}
+
+// ReplaysOther tells whether block changes the state other than through its
+// EVM transactions (native transactions, unbonding maturity), so tracing it
+// must replay it transaction by transaction (see debug.API) rather than
+// re-run only its EVM transactions on the parent's state.
+func (b *traceBackend) ReplaysOther(ctx context.Context, block *types.Block) (bool, error) {
+	if block.NumberU64() == 0 {
+		return false, nil
+	}
+	raws, err := b.cometTxs(block)
+	if err != nil {
+		return false, err
+	}
+	for _, raw := range raws {
+		if native.IsNative(raw) {
+			return true, nil
+		}
+	}
+	r, _, err := b.replay(ctx, block, false) // unbonding maturity only
+	if err != nil {
+		return false, err
+	}
+	defer r.Release()
+	return r.Other(), nil
+}
+
+// cometTxs are the bytes of block's CometBFT block: its EVM transactions,
+// native ones and any the app rejected.
+func (b *traceBackend) cometTxs(block *types.Block) ([][]byte, error) {
+	cmtBlock := b.n.cmt.BlockStore().LoadBlock(block.Number().Int64())
+	if cmtBlock == nil {
+		return nil, fmt.Errorf("CometBFT block %d not found", block.NumberU64())
+	}
+	return cmtBlock.Data.Txs.ToSliceOfBytes(), nil
 }

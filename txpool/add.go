@@ -8,7 +8,6 @@ import (
 	"github.com/ethereum/go-ethereum/core"
 	gethpool "github.com/ethereum/go-ethereum/core/txpool"
 	"github.com/ethereum/go-ethereum/core/txpool/legacypool"
-	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/emberchain/ember/evm"
 )
@@ -36,10 +35,10 @@ type Added struct {
 func (p *Pool) Add(tx *Tx, stateNonce uint64, baseFee *big.Int) (Added, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.byKey[tx.Key] != nil || p.byHash[tx.Tx.Hash()] != nil {
+	if p.byKey[tx.Key] != nil || (tx.Hash != (common.Hash{}) && p.byHash[tx.Hash] != nil) {
 		return Added{}, gethpool.ErrAlreadyKnown
 	}
-	nonce := tx.Tx.Nonce()
+	nonce := tx.Item.Nonce()
 	if nonce < stateNonce {
 		return Added{}, fmt.Errorf("%w: next nonce %v, tx nonce %v", core.ErrNonceTooLow, stateNonce, nonce)
 	}
@@ -54,7 +53,7 @@ func (p *Pool) Add(tx *Tx, stateNonce uint64, baseFee *big.Int) (Added, error) {
 	}
 	var old *Tx
 	if exists {
-		if old = acc.txs[i]; !bumped(old.Tx, tx.Tx, p.cfg.PriceBump) {
+		if old = acc.txs[i]; !bumped(old.Item, tx.Item, p.cfg.PriceBump) {
 			return Added{}, gethpool.ErrReplaceUnderpriced
 		}
 	}
@@ -70,6 +69,7 @@ func (p *Pool) Add(tx *Tx, stateNonce uint64, baseFee *big.Int) (Added, error) {
 		p.unindex(old)
 		if old.status == Pending {
 			displaced = append(displaced, old)
+			acc.spend(old, -1)
 		}
 		acc.txs[i] = tx
 	} else {
@@ -92,7 +92,7 @@ func (p *Pool) Promote(key Key, stateNonce uint64, baseFee *big.Int) (Added, err
 	}
 	acc := p.accounts[tx.Sender]
 	i := acc.pending
-	if acc.txs[i] != tx || tx.Tx.Nonce() != acc.nextPending(stateNonce) {
+	if acc.txs[i] != tx || tx.Item.Nonce() != acc.nextPending(stateNonce) {
 		return Added{}, gethpool.ErrAlreadyKnown
 	}
 	evicted, err := p.makeRoom(Pending, tx, acc, baseFee)
@@ -109,19 +109,24 @@ func (p *Pool) place(acc *account, i int, tx *Tx, status Status) {
 	tx.status = status
 	tx.seen = p.height
 	p.count(status, +1)
-	if status == Pending && i == acc.pending {
-		acc.pending++
+	if status == Pending {
+		acc.spend(tx, +1)
+		if i == acc.pending {
+			acc.pending++
+		}
 	}
 	acc.lastSeen = p.now()
 	p.accounts[tx.Sender] = acc
 	p.byKey[tx.Key] = tx
-	p.byHash[tx.Tx.Hash()] = tx
+	if tx.Hash != (common.Hash{}) {
+		p.byHash[tx.Hash] = tx
+	}
 }
 
 // unindex forgets a replaced transaction (its slot is reused).
 func (p *Pool) unindex(old *Tx) {
 	delete(p.byKey, old.Key)
-	delete(p.byHash, old.Tx.Hash())
+	delete(p.byHash, old.Hash)
 	p.count(old.status, -1)
 }
 
@@ -130,7 +135,7 @@ func (acc *account) promotable() bool {
 	if acc.pending == 0 || acc.pending == len(acc.txs) {
 		return false
 	}
-	return acc.txs[acc.pending].Tx.Nonce() == acc.txs[acc.pending-1].Tx.Nonce()+1
+	return acc.txs[acc.pending].Item.Nonce() == acc.txs[acc.pending-1].Item.Nonce()+1
 }
 
 // makeRoom ensures one more transaction fits in the status part of the
@@ -151,7 +156,7 @@ func (p *Pool) makeRoom(status Status, tx *Tx, acc *account, baseFee *big.Int) (
 	if victim == nil {
 		return nil, legacypool.ErrTxPoolOverflow
 	}
-	if comparePrice(tx.Tx, victim.Tx, baseFee) <= 0 {
+	if comparePrice(tx.Item, victim.Item, baseFee) <= 0 {
 		return nil, gethpool.ErrUnderpriced
 	}
 	p.drop(victim)
@@ -171,11 +176,11 @@ func (p *Pool) cheapestTail(status Status, exclude common.Address, baseFee *big.
 		if addr == exclude || tail == nil {
 			continue
 		}
-		if cheapest == nil || comparePrice(tail.Tx, cheapest.Tx, baseFee) < 0 {
+		if cheapest == nil || comparePrice(tail.Item, cheapest.Item, baseFee) < 0 {
 			cheapest = tail
 		}
 		over := status == Pending && acc.pending > p.cfg.AccountSlots
-		if over && (cheapestOver == nil || comparePrice(tail.Tx, cheapestOver.Tx, baseFee) < 0) {
+		if over && (cheapestOver == nil || comparePrice(tail.Item, cheapestOver.Item, baseFee) < 0) {
 			cheapestOver = tail
 		}
 	}
@@ -198,23 +203,23 @@ func (acc *account) tail(status Status) *Tx {
 
 // comparePrice orders transactions by what they pay the proposer at
 // baseFee: effective tip, then fee cap.
-func comparePrice(a, b *types.Transaction, baseFee *big.Int) int {
+func comparePrice(a, b Item, baseFee *big.Int) int {
 	if c := evm.EffectiveTip(a, baseFee).Cmp(evm.EffectiveTip(b, baseFee)); c != 0 {
 		return c
 	}
-	return a.GasFeeCapCmp(b)
+	return a.GasFeeCap().Cmp(b.GasFeeCap())
 }
 
 // bumped applies geth's replacement rule (legacypool list.Add): the new
 // transaction must raise both the fee cap and the tip, each by at least
 // bump percent.
-func bumped(old, tx *types.Transaction, bump uint64) bool {
-	if old.GasFeeCapCmp(tx) >= 0 || old.GasTipCapCmp(tx) >= 0 {
+func bumped(old, tx Item, bump uint64) bool {
+	if old.GasFeeCap().Cmp(tx.GasFeeCap()) >= 0 || old.GasTipCap().Cmp(tx.GasTipCap()) >= 0 {
 		return false
 	}
 	factor := new(big.Int).SetUint64(100 + bump)
 	hundred := big.NewInt(100)
 	feeCap := new(big.Int).Div(new(big.Int).Mul(factor, old.GasFeeCap()), hundred)
 	tip := new(big.Int).Div(new(big.Int).Mul(factor, old.GasTipCap()), hundred)
-	return tx.GasFeeCapIntCmp(feeCap) >= 0 && tx.GasTipCapIntCmp(tip) >= 0
+	return tx.GasFeeCap().Cmp(feeCap) >= 0 && tx.GasTipCap().Cmp(tip) >= 0
 }

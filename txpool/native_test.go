@@ -5,21 +5,33 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/core/types"
 )
 
-// TestNativeStandIn: a native tx (a stand-in with Native set) takes its
-// nonce in the sender's run, counts for the pending nonce, spending and
-// ordering, and is left out of Content.
-func TestNativeStandIn(t *testing.T) {
+// otherTx is a transaction of another kind than EVM (as the app's native
+// ones): a fixed price per gas and an amount it spends besides.
+type otherTx struct {
+	nonce, gas   uint64
+	price, spend *big.Int
+}
+
+func (o otherTx) Nonce() uint64       { return o.nonce }
+func (o otherTx) Gas() uint64         { return o.gas }
+func (o otherTx) GasFeeCap() *big.Int { return o.price }
+func (o otherTx) GasTipCap() *big.Int { return o.price }
+func (o otherTx) Cost() *big.Int {
+	return new(big.Int).Add(new(big.Int).Mul(o.price, new(big.Int).SetUint64(o.gas)), o.spend)
+}
+
+// TestOtherKindOfTx: a transaction that is not an EVM one takes its nonce
+// in the sender's run, counts for the pending nonce, spending and ordering,
+// and is left out of Content.
+func TestOtherKindOfTx(t *testing.T) {
 	a := newAccount(t)
 	p := New(Config{})
 	mustAdd(t, p, tx(t, a, 0, 1, 100, 21000), 0)
-	key := Key{0xaa}
-	standIn := types.NewTx(&types.LegacyTx{Nonce: 1, GasPrice: big.NewInt(100), Gas: 50_000, To: &a.addr, Value: big.NewInt(7), Data: key[:],
-		V: new(big.Int), R: new(big.Int), S: new(big.Int)})
-	if added := mustAdd(t, p, &Tx{Tx: standIn, Sender: a.addr, Key: key, Native: struct{}{}}, 0); added.Status != Pending {
-		t.Fatalf("native stand-in %v, want pending", added.Status)
+	other := NewTx(otherTx{nonce: 1, gas: 50_000, price: big.NewInt(100), spend: big.NewInt(7)}, a.addr, Key{0xaa}, []byte{0x0a})
+	if added := mustAdd(t, p, other, 0); added.Status != Pending {
+		t.Fatalf("other tx %v, want pending", added.Status)
 	}
 	mustAdd(t, p, tx(t, a, 2, 1, 100, 21000), 0)
 	if n := p.PendingNonce(a.addr, 0); n != 3 {
@@ -37,7 +49,7 @@ func TestNativeStandIn(t *testing.T) {
 		cands = append(cands, p.ByNonce(a.addr, n))
 	}
 	ordered := Order(cands, func(common.Address) uint64 { return 0 }, baseFee, 1_000_000)
-	if len(ordered) != 3 || ordered[1].Native == nil {
+	if len(ordered) != 3 || ordered[1] != other || other.EVM() != nil {
 		t.Fatalf("order %v", ordered)
 	}
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/emberchain/ember/evm"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/core/types"
 )
 
 // Order picks transactions for a block: for each sender only the run of
@@ -26,7 +25,7 @@ func Order(txs []*Tx, stateNonce func(common.Address) uint64, baseFee *big.Int, 
 	h := &tipHeap{baseFee: baseFee, arrival: arrival}
 	for sender, list := range bySender {
 		slices.SortStableFunc(list, func(a, b *Tx) int {
-			return cmpUint(a.Tx.Nonce(), b.Tx.Nonce())
+			return cmpUint(a.Item.Nonce(), b.Item.Nonce())
 		})
 		run := consecutive(list, stateNonce(sender))
 		if len(run) > 0 {
@@ -42,11 +41,11 @@ func Order(txs []*Tx, stateNonce func(common.Address) uint64, baseFee *big.Int, 
 	for h.Len() > 0 {
 		run := h.queues[0]
 		tx := run[0]
-		if gas+tx.Tx.Gas() > gasLimit || tx.Tx.GasFeeCapIntCmp(baseFee) < 0 {
+		if gas+tx.Item.Gas() > gasLimit || tx.Item.GasFeeCap().Cmp(baseFee) < 0 {
 			heap.Pop(h)
 			continue
 		}
-		gas += tx.Tx.Gas()
+		gas += tx.Item.Gas()
 		out = append(out, tx)
 		if len(run) == 1 {
 			heap.Pop(h)
@@ -63,7 +62,7 @@ func Order(txs []*Tx, stateNonce func(common.Address) uint64, baseFee *big.Int, 
 func consecutive(list []*Tx, next uint64) []*Tx {
 	var run []*Tx
 	for _, tx := range list {
-		switch n := tx.Tx.Nonce(); {
+		switch n := tx.Item.Nonce(); {
 		case n < next:
 			continue // already used, or a duplicate of a nonce taken
 		case n == next:
@@ -96,7 +95,7 @@ type tipHeap struct {
 func (h *tipHeap) Len() int { return len(h.queues) }
 func (h *tipHeap) Less(i, j int) bool {
 	a, b := h.queues[i][0], h.queues[j][0]
-	if c := tip(a.Tx, h.baseFee).Cmp(tip(b.Tx, h.baseFee)); c != 0 {
+	if c := evm.EffectiveTip(a.Item, h.baseFee).Cmp(evm.EffectiveTip(b.Item, h.baseFee)); c != 0 {
 		return c > 0
 	}
 	return h.arrival[a] < h.arrival[b]
@@ -108,8 +107,4 @@ func (h *tipHeap) Pop() any {
 	x := old[len(old)-1]
 	h.queues = old[:len(old)-1]
 	return x
-}
-
-func tip(tx *types.Transaction, baseFee *big.Int) *big.Int {
-	return evm.EffectiveTip(tx, baseFee)
 }

@@ -31,7 +31,7 @@ func tx(t *testing.T, a testAccount, nonce uint64, tip, feeCap int64, gas uint64
 		t.Fatal(err)
 	}
 	raw, _ := signed.MarshalBinary()
-	return &Tx{Tx: signed, Sender: a.addr, Key: KeyOf(raw)}
+	return NewTx(signed, a.addr, KeyOf(raw), raw)
 }
 
 func TestOrder(t *testing.T) {
@@ -50,7 +50,7 @@ func TestOrder(t *testing.T) {
 	}
 	for i := range want {
 		if got[i] != want[i] {
-			t.Fatalf("position %d: nonce %d of %s, want nonce %d of %s", i, got[i].Tx.Nonce(), got[i].Sender, want[i].Tx.Nonce(), want[i].Sender)
+			t.Fatalf("position %d: nonce %d of %s, want nonce %d of %s", i, got[i].Item.Nonce(), got[i].Sender, want[i].Item.Nonce(), want[i].Sender)
 		}
 	}
 }

@@ -38,23 +38,52 @@ const (
 	Queued                // behind a nonce gap; held by the pool only
 )
 
-// Tx is a pooled transaction.
+// Item is what the pool reads of a transaction, whatever its kind: an EVM
+// *types.Transaction satisfies it, and so does the app's view of a native
+// one. The pool orders, replaces and evicts by these alone.
+type Item interface {
+	Nonce() uint64       // the sender's sequence it uses
+	Gas() uint64         // gas limit
+	GasFeeCap() *big.Int // the most it pays per gas, base fee included
+	GasTipCap() *big.Int // the most of that the block's proposer gets
+	Cost() *big.Int      // the most it can take from the sender: gas × fee cap + value
+}
+
+// Tx is a pooled transaction: an Item, its sender (recovered once, at
+// admission) and the bytes CometBFT knows it by.
 type Tx struct {
-	Tx     *types.Transaction
+	Item   Item
 	Sender common.Address
 	Key    Key
-	Raw    []byte // the bytes CometBFT knows it by, to resubmit a queued tx
-	// Native is the decoded native (Cosmos) transaction when Raw is one;
-	// Tx is then a stand-in that orders it among its sender's EVM
-	// transactions (nonce = sequence, gas, price = fee/gas, value = the rest
-	// of what it may spend). Native transactions count for the pending nonce
-	// and the sender's spending but are left out of Content (txpool_*).
-	Native any
-	status Status // guarded by the pool's lock
+	Raw    []byte      // the bytes CometBFT knows it by, to resubmit a queued tx
+	Hash   common.Hash // the EVM hash; zero for another kind of transaction
+	cost   *big.Int    // Item.Cost(), computed once
+	status Status      // guarded by the pool's lock
 	// seen is the pool's height when CheckTx last answered for this tx (a
 	// pending one is rechecked after every block while CometBFT holds it).
 	seen uint64
 }
+
+// NewTx wraps item, sent by sender, whose bytes are raw with mempool key
+// key. An EVM transaction (*types.Transaction) is indexed by its hash too
+// and listed by Content; other kinds only count for the sender's pending
+// nonce and spending.
+func NewTx(item Item, sender common.Address, key Key, raw []byte) *Tx {
+	tx := &Tx{Item: item, Sender: sender, Key: key, Raw: raw, cost: item.Cost()}
+	if evm, ok := item.(*types.Transaction); ok {
+		tx.Hash = evm.Hash()
+	}
+	return tx
+}
+
+// EVM is the Ethereum transaction, nil for another kind.
+func (t *Tx) EVM() *types.Transaction {
+	evm, _ := t.Item.(*types.Transaction)
+	return evm
+}
+
+// Cost is Item.Cost().
+func (t *Tx) Cost() *big.Int { return t.cost }
 
 // account is one sender's transactions: txs sorted by nonce, the first
 // `pending` of them the executable run (consecutive nonces from the state
@@ -62,6 +91,7 @@ type Tx struct {
 type account struct {
 	txs      []*Tx
 	pending  int
+	spent    *big.Int  // total cost of the pending run
 	lastSeen time.Time // last admission, for the queued lifetime
 }
 
@@ -148,10 +178,10 @@ func (p *Pool) PendingNonce(sender common.Address, stateNonce uint64) uint64 {
 	n := stateNonce
 	if acc := p.accounts[sender]; acc != nil {
 		for _, tx := range acc.txs {
-			if tx.Tx.Nonce() > n {
+			if tx.Item.Nonce() > n {
 				break
 			}
-			if tx.Tx.Nonce() == n {
+			if tx.Item.Nonce() == n {
 				n++
 			}
 		}
@@ -164,13 +194,10 @@ func (p *Pool) PendingNonce(sender common.Address, stateNonce uint64) uint64 {
 func (p *Pool) Spent(sender common.Address) *big.Int {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	total := new(big.Int)
-	if acc := p.accounts[sender]; acc != nil {
-		for _, tx := range acc.txs[:acc.pending] {
-			total.Add(total, tx.Tx.Cost())
-		}
+	if acc := p.accounts[sender]; acc != nil && acc.spent != nil {
+		return new(big.Int).Set(acc.spent)
 	}
-	return total
+	return new(big.Int)
 }
 
 // PendingCost is the cost of sender's pending transaction with nonce, or nil.
@@ -179,7 +206,7 @@ func (p *Pool) PendingCost(sender common.Address, nonce uint64) *big.Int {
 	defer p.mu.RUnlock()
 	if acc := p.accounts[sender]; acc != nil {
 		if i, ok := acc.find(nonce); ok && i < acc.pending {
-			return acc.txs[i].Tx.Cost()
+			return acc.txs[i].cost
 		}
 	}
 	return nil
@@ -240,7 +267,7 @@ func (p *Pool) Promotable(nonceOf func(common.Address) uint64) []*Tx {
 		}
 		next := acc.nextPending(nonceOf(addr))
 		for _, tx := range acc.txs[acc.pending:] {
-			if tx.Tx.Nonce() != next {
+			if tx.Item.Nonce() != next {
 				break
 			}
 			out = append(out, tx)
@@ -275,9 +302,9 @@ func (p *Pool) RemoveAll(raws [][]byte) {
 // drop removes tx from every index. Caller holds the lock.
 func (p *Pool) drop(tx *Tx) {
 	delete(p.byKey, tx.Key)
-	delete(p.byHash, tx.Tx.Hash())
+	delete(p.byHash, tx.Hash)
 	acc := p.accounts[tx.Sender]
-	i, ok := acc.find(tx.Tx.Nonce())
+	i, ok := acc.find(tx.Item.Nonce())
 	if !ok || acc.txs[i] != tx {
 		return
 	}
@@ -285,9 +312,22 @@ func (p *Pool) drop(tx *Tx) {
 	p.count(tx.status, -1)
 	if i < acc.pending {
 		acc.pending--
+		acc.spend(tx, -1)
 	}
 	if len(acc.txs) == 0 {
 		delete(p.accounts, tx.Sender)
+	}
+}
+
+// spend adds sign × tx's cost to the account's pending spending.
+func (acc *account) spend(tx *Tx, sign int) {
+	if acc.spent == nil {
+		acc.spent = new(big.Int)
+	}
+	if sign > 0 {
+		acc.spent.Add(acc.spent, tx.cost)
+	} else {
+		acc.spent.Sub(acc.spent, tx.cost)
 	}
 }
 
@@ -302,8 +342,8 @@ func (p *Pool) count(s Status, delta int) {
 
 // find is the index of nonce in acc.txs (or where it would go).
 func (acc *account) find(nonce uint64) (int, bool) {
-	i := sort.Search(len(acc.txs), func(i int) bool { return acc.txs[i].Tx.Nonce() >= nonce })
-	return i, i < len(acc.txs) && acc.txs[i].Tx.Nonce() == nonce
+	i := sort.Search(len(acc.txs), func(i int) bool { return acc.txs[i].Item.Nonce() >= nonce })
+	return i, i < len(acc.txs) && acc.txs[i].Item.Nonce() == nonce
 }
 
 // nextPending is the nonce that would extend the pending run.
@@ -311,19 +351,20 @@ func (acc *account) nextPending(stateNonce uint64) uint64 {
 	if acc.pending == 0 {
 		return stateNonce
 	}
-	return acc.txs[acc.pending-1].Tx.Nonce() + 1
+	return acc.txs[acc.pending-1].Item.Nonce() + 1
 }
 
 // split copies the pending and the queued transactions.
 func (acc *account) split() (pending, queued []*types.Transaction) {
 	for i, tx := range acc.txs {
-		if tx.Native != nil {
+		evm := tx.EVM()
+		if evm == nil {
 			continue
 		}
 		if i < acc.pending {
-			pending = append(pending, tx.Tx)
+			pending = append(pending, evm)
 		} else {
-			queued = append(queued, tx.Tx)
+			queued = append(queued, evm)
 		}
 	}
 	return pending, queued

@@ -32,7 +32,7 @@ func mustAdd(t *testing.T, p *Pool, x *Tx, stateNonce uint64) Added {
 	t.Helper()
 	added, err := p.Add(x, stateNonce, baseFee)
 	if err != nil {
-		t.Fatalf("add nonce %d: %v", x.Tx.Nonce(), err)
+		t.Fatalf("add nonce %d: %v", x.Item.Nonce(), err)
 	}
 	return added
 }
@@ -77,7 +77,7 @@ func TestOutOfOrderArrival(t *testing.T) {
 	}
 	for _, x := range promotable {
 		if got, err := p.Promote(x.Key, 0, baseFee); err != nil || got.Status != Pending {
-			t.Fatalf("promote %d: %+v %v", x.Tx.Nonce(), got, err)
+			t.Fatalf("promote %d: %+v %v", x.Item.Nonce(), got, err)
 		}
 	}
 	wantStats(t, p, 4, 0)
@@ -108,7 +108,7 @@ func TestReplacement(t *testing.T) {
 	if got.Status != Pending || len(got.Displaced) != 1 || got.Displaced[0] != old {
 		t.Fatalf("replacement: %+v", got)
 	}
-	if p.Get(old.Key) != nil || p.ByHash(old.Tx.Hash()) != nil || p.ByHash(repl.Tx.Hash()) != repl {
+	if p.Get(old.Key) != nil || p.ByHash(old.Hash) != nil || p.ByHash(repl.Hash) != repl {
 		t.Fatal("old tx still indexed")
 	}
 	wantStats(t, p, 1, 0)
@@ -260,6 +260,24 @@ func TestSpentCountsPending(t *testing.T) {
 	}
 	if n := p.PendingNonce(a.addr, 0); n != 2 {
 		t.Fatalf("pending nonce %d, want 2", n)
+	}
+	// The running total follows replacement, promotion, removal and reset.
+	mustAdd(t, p, tx(t, a, 1, 2, 20, 21000), 0) // replaces nonce 1 at twice the fee cap
+	if s := p.Spent(a.addr); s.Int64() != 21000*10+21000*20 {
+		t.Fatalf("spent after replacement %v", s)
+	}
+	t2 := tx(t, a, 2, 1, 10, 21000)
+	mustAdd(t, p, t2, 0) // fills the gap: 3 stays queued until promoted
+	if s := p.Spent(a.addr); s.Int64() != 2*21000*10+21000*20 {
+		t.Fatalf("spent after nonce 2 %v", s)
+	}
+	p.Remove(t2.Key)
+	if s := p.Spent(a.addr); s.Int64() != 21000*10+21000*20 {
+		t.Fatalf("spent after removal %v", s)
+	}
+	p.Reset(fakeState{nonces: map[common.Address]uint64{a.addr: 1}}, nil, 0) // nonce 0 mined
+	if s := p.Spent(a.addr); s.Int64() != 21000*20 {
+		t.Fatalf("spent after reset %v", s)
 	}
 }
 

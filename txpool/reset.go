@@ -52,7 +52,7 @@ func (p *Pool) resetAccount(acc *account, nonce uint64, balance, minTip *big.Int
 			continue
 		}
 		if tx.status == Pending {
-			if run == len(kept) && tx.Tx.Nonce() == next && tx.seen >= prev {
+			if run == len(kept) && tx.Item.Nonce() == next && tx.seen >= prev {
 				run++
 				next++
 			} else {
@@ -65,12 +65,16 @@ func (p *Pool) resetAccount(acc *account, nonce uint64, balance, minTip *big.Int
 	}
 	clear(acc.txs[len(kept):])
 	acc.txs, acc.pending = kept, run
+	acc.spent = new(big.Int)
+	for _, tx := range kept[:run] {
+		acc.spend(tx, +1)
+	}
 }
 
 // valid tells whether tx can still be included at some point.
 func valid(tx *Tx, nonce uint64, balance, minTip *big.Int) bool {
-	if tx.Tx.Nonce() < nonce || tx.Tx.Cost().Cmp(balance) > 0 {
+	if tx.Item.Nonce() < nonce || tx.cost.Cmp(balance) > 0 {
 		return false
 	}
-	return minTip == nil || tx.Tx.GasTipCapIntCmp(minTip) >= 0
+	return minTip == nil || tx.Item.GasTipCap().Cmp(minTip) >= 0
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/eth/tracers"
 	"github.com/ethereum/go-ethereum/rpc"
 
@@ -39,6 +40,7 @@ type Config struct {
 // API is the debug namespace.
 type API struct {
 	tracer *tracers.API
+	tb     tracers.Backend
 	raw    RawBackend
 	cfg    Config
 	slots  chan struct{}
@@ -53,7 +55,7 @@ func NewAPI(tb tracers.Backend, raw RawBackend, cfg Config) *API {
 		cfg.Concurrency = 1
 	}
 	t := tracers.NewAPI(tb)
-	return &API{tracer: t, raw: raw, cfg: cfg, slots: make(chan struct{}, cfg.Concurrency),
+	return &API{tracer: t, tb: tb, raw: raw, cfg: cfg, slots: make(chan struct{}, cfg.Concurrency),
 		traceCall: reflect.ValueOf(t.TraceCall)}
 }
 
@@ -109,6 +111,13 @@ func (api *API) TraceBlockByNumber(ctx context.Context, number rpc.BlockNumber, 
 		return nil, err
 	}
 	defer release()
+	block, err := api.tb.BlockByNumber(ctx, number)
+	if err != nil || block == nil {
+		return api.tracer.TraceBlockByNumber(ctx, number, cfg) // geth's own "not found"
+	}
+	if res, ok, err := api.traceEach(ctx, block, cfg); ok {
+		return res, err
+	}
 	return api.tracer.TraceBlockByNumber(ctx, number, cfg)
 }
 
@@ -120,7 +129,55 @@ func (api *API) TraceBlockByHash(ctx context.Context, hash common.Hash, cfg *tra
 		return nil, err
 	}
 	defer release()
+	block, err := api.tb.BlockByHash(ctx, hash)
+	if err != nil || block == nil {
+		return api.tracer.TraceBlockByHash(ctx, hash, cfg)
+	}
+	if res, ok, err := api.traceEach(ctx, block, cfg); ok {
+		return res, err
+	}
 	return api.tracer.TraceBlockByHash(ctx, hash, cfg)
+}
+
+// OtherChanges is implemented by a backend whose blocks can change the
+// state other than through their EVM transactions (Ember's native
+// transactions and unbonding maturity). go-ethereum's block tracer re-runs
+// only the EVM transactions on the parent's state, so for such a block
+// each transaction is traced on the state the backend's replay gives it.
+type OtherChanges interface {
+	ReplaysOther(ctx context.Context, block *types.Block) (bool, error)
+}
+
+// txTraceResult is one entry of a block trace, as go-ethereum writes it.
+type txTraceResult struct {
+	TxHash common.Hash `json:"txHash"`
+	Result any         `json:"result,omitempty"`
+	Error  string      `json:"error,omitempty"`
+}
+
+// traceEach traces block transaction by transaction when the backend says
+// its state changes are not all EVM ones; ok is false otherwise.
+func (api *API) traceEach(ctx context.Context, block *types.Block, cfg *tracers.TraceConfig) (any, bool, error) {
+	oc, ok := api.tb.(OtherChanges)
+	if !ok {
+		return nil, false, nil
+	}
+	other, err := oc.ReplaysOther(ctx, block)
+	if err != nil {
+		return nil, true, err
+	}
+	if !other {
+		return nil, false, nil
+	}
+	results := make([]*txTraceResult, len(block.Transactions()))
+	for i, tx := range block.Transactions() {
+		res, err := api.tracer.TraceTransaction(ctx, tx.Hash(), cfg)
+		if err != nil {
+			return nil, true, err
+		}
+		results[i] = &txTraceResult{TxHash: tx.Hash(), Result: res}
+	}
+	return results, true, nil
 }
 
 // TraceCall traces a call on the state of a block (default latest), with

@@ -46,7 +46,11 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	emberdBin = filepath.Join(dir, "emberd")
-	build := exec.Command("go", "build", "-o", emberdBin, "github.com/emberchain/ember/cmd/emberd")
+	args := []string{"build", "-o", emberdBin}
+	if raceBuild {
+		args = append(args, "-race")
+	}
+	build := exec.Command("go", append(args, "github.com/emberchain/ember/cmd/emberd")...)
 	build.Stdout, build.Stderr = os.Stdout, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "build emberd:", err)
@@ -123,6 +127,12 @@ func StartDev(t testing.TB, extra ...string) *Node {
 	}
 	t.Cleanup(func() {
 		n.Stop()
+		if raceBuild {
+			// A race-built emberd reports a data race in its log and carries on.
+			if log, _ := os.ReadFile(n.logPath); bytes.Contains(log, []byte("WARNING: DATA RACE")) {
+				t.Errorf("emberd reported a data race (log %s)", n.logPath)
+			}
+		}
 		if t.Failed() {
 			n.dumpLog()
 		}

@@ -1,0 +1,139 @@
+package node
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	cmtjson "github.com/cometbft/cometbft/libs/json"
+	"github.com/cometbft/cometbft/privval"
+	cmtproto "github.com/cometbft/cometbft/proto/tendermint/types"
+	cmttypes "github.com/cometbft/cometbft/types"
+)
+
+// ValidatorConfig is the [validator] section of app.toml.
+type ValidatorConfig struct {
+	// SyncState makes the validator's double-sign guard (its last signed
+	// height/round/step, config's priv_validator_state_file) durable with a
+	// disk sync before every signature, as CometBFT's FilePV does. A dev
+	// home sets it false: the state is still written (and renamed into
+	// place) before each signature leaves, so a killed process restarts
+	// safely, but not synced, which only a power loss could undo. Those
+	// three syncs a block were a third of the consensus goroutine's time.
+	SyncState bool `toml:"sync-state"`
+}
+
+// loadValidator loads the node's validator key and sign state.
+func (n *Node) loadValidator() (cmttypes.PrivValidator, func(), error) {
+	keyFile, stateFile := n.cmtCfg.PrivValidatorKeyFile(), n.cmtCfg.PrivValidatorStateFile()
+	if n.cfg.Validator.SyncState {
+		return privval.LoadFilePV(keyFile, stateFile), func() {}, nil
+	}
+	return newUnsyncedPV(keyFile, stateFile)
+}
+
+// unsyncedPV is CometBFT's FilePV with its sign state in a tmpfs copy
+// (whose O_SYNC writes cost nothing), written through to the home's state
+// file, without a sync, after each signature.
+type unsyncedPV struct {
+	*privval.FilePV
+	state *os.File // the home's copy, open for the node's lifetime
+	size  int64    // its size: every write covers it whole
+}
+
+func newUnsyncedPV(keyFile, stateFile string) (cmttypes.PrivValidator, func(), error) {
+	state, err := os.ReadFile(stateFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	// One directory per home, so a killed node's copy is reused; those of
+	// homes that are gone (killed temporary dev homes) are swept.
+	sweepSignerDirs()
+	sum := sha256.Sum256([]byte(stateFile))
+	dir := filepath.Join(signerDirRoot, signerDirPrefix+hex.EncodeToString(sum[:8]))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		// No tmpfs: the synced FilePV.
+		return privval.LoadFilePV(keyFile, stateFile), func() {}, nil
+	}
+	if err := os.WriteFile(filepath.Join(dir, "home"), []byte(stateFile), 0o600); err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	shmState := filepath.Join(dir, "priv_validator_state.json")
+	if err := os.WriteFile(shmState, state, 0o600); err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	f, err := os.OpenFile(stateFile, os.O_RDWR, 0o600)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	pv := &unsyncedPV{FilePV: privval.LoadFilePV(keyFile, shmState), state: f, size: int64(len(state))}
+	return pv, func() { f.Close(); os.RemoveAll(dir) }, nil
+}
+
+// Where the tmpfs copies of sign states live.
+const (
+	signerDirRoot   = "/dev/shm"
+	signerDirPrefix = "emberd-signer-"
+)
+
+// sweepSignerDirs removes the tmpfs copies whose home state file is gone.
+func sweepSignerDirs() {
+	dirs, _ := filepath.Glob(filepath.Join(signerDirRoot, signerDirPrefix+"*"))
+	for _, dir := range dirs {
+		owner, err := os.ReadFile(filepath.Join(dir, "home"))
+		if err != nil {
+			continue // being created, or not ours
+		}
+		if _, err := os.Stat(string(owner)); errors.Is(err, fs.ErrNotExist) {
+			os.RemoveAll(dir)
+		}
+	}
+}
+
+// SignVote implements types.PrivValidator.
+func (pv *unsyncedPV) SignVote(chainID string, vote *cmtproto.Vote) error {
+	if err := pv.FilePV.SignVote(chainID, vote); err != nil {
+		return err
+	}
+	return pv.writeState()
+}
+
+// SignProposal implements types.PrivValidator.
+func (pv *unsyncedPV) SignProposal(chainID string, proposal *cmtproto.Proposal) error {
+	if err := pv.FilePV.SignProposal(chainID, proposal); err != nil {
+		return err
+	}
+	return pv.writeState()
+}
+
+// writeState overwrites the home's state file in one write at offset 0:
+// the JSON padded with spaces (which JSON allows after a value) to a whole
+// number of 4 KiB pages and at least the file's size, so no stale bytes
+// follow it and no truncation is needed. A killed process cannot stop a
+// write half-way, so the file always holds one whole state. (Writing a
+// temporary file and renaming it over the old one cost more: ext4 flushes a
+// file renamed over another.)
+func (pv *unsyncedPV) writeState() error {
+	raw, err := cmtjson.MarshalIndent(&pv.LastSignState, "", "  ")
+	if err != nil {
+		return err
+	}
+	size := max((int64(len(raw))+4095)/4096*4096, pv.size)
+	buf := make([]byte, size)
+	copy(buf, raw)
+	for i := len(raw); i < len(buf); i++ {
+		buf[i] = ' '
+	}
+	if _, err := pv.state.WriteAt(buf, 0); err != nil {
+		return fmt.Errorf("write validator sign state: %w", err)
+	}
+	pv.size = size
+	return nil
+}
