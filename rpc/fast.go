@@ -131,24 +131,39 @@ func (f *fastPath) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body := buf.Bytes()
+	out := f.getBuf()
+	defer f.bufs.Put(out)
+	ok, err := f.answer(r.Context(), body, out)
+	switch {
+	case err != nil:
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+	case ok:
+		h := w.Header()
+		h.Set("Content-Type", "application/json")
+		h.Set("Content-Length", strconv.Itoa(out.Len()))
+		w.Write(out.Bytes())
+	case f.guard != nil && f.guard.deny(w, body):
+	default:
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		f.next.ServeHTTP(w, r)
+	}
+}
+
+// answer appends to out the whole answer to body when the fast path takes
+// the request (ok). ctx is the HTTP request's context: a method that takes
+// a context gets it bounded as go-ethereum's server bounds it.
+func (f *fastPath) answer(ctx context.Context, body []byte, out *bytes.Buffer) (ok bool, err error) {
 	var req request
 	m, args, ok := f.decode(body, &req)
 	if !ok {
-		if f.guard != nil && f.guard.deny(w, body) {
-			return
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		f.next.ServeHTTP(w, r)
-		return
+		return false, nil
 	}
-	ctx := r.Context()
 	if m.hasCtx {
 		var cancel context.CancelFunc
-		ctx, cancel = requestContext(r)
+		ctx, cancel = requestContext(ctx)
 		defer cancel()
 	}
-	resp := f.call(ctx, req.Method, m, args)
-	f.write(w, req.ID, resp)
+	return true, encodeResponse(out, req.ID, f.call(ctx, req.Method, m, args))
 }
 
 // serveUnsized hands a body of unknown length (chunked) to go-ethereum's
@@ -265,9 +280,9 @@ type errorObject struct {
 	Data    any    `json:"data,omitempty"`
 }
 
-// write writes the answer as go-ethereum's server does: the id as it came,
-// then the error (encoded with json.Marshal) or the result.
-func (f *fastPath) write(w http.ResponseWriter, id json.RawMessage, resp response) {
+// encodeResponse writes the answer as go-ethereum's server does: the id as
+// it came, then the error (encoded with json.Marshal) or the result.
+func encodeResponse(out *bytes.Buffer, id json.RawMessage, resp response) error {
 	field, value := `,"result":`, resp.result
 	if resp.err != nil {
 		// As go-ethereum: type assertions, not errors.As.
@@ -280,22 +295,16 @@ func (f *fastPath) write(w http.ResponseWriter, id json.RawMessage, resp respons
 		}
 		enc, err := json.Marshal(&obj)
 		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
+			return err
 		}
 		field, value = `,"error":`, enc
 	}
-	out := f.getBuf()
-	defer f.bufs.Put(out)
 	out.WriteString(`{"jsonrpc":"2.0","id":`)
 	out.Write(id)
 	out.WriteString(field)
 	out.Write(value)
 	out.WriteByte('}')
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(out.Len()))
-	w.Write(out.Bytes())
+	return nil
 }
 
 func (f *fastPath) getBuf() *bytes.Buffer {
@@ -325,11 +334,11 @@ func jsonContentType(v string) bool {
 }
 
 // requestContext bounds a call as go-ethereum's server does: by the request
-// context's deadline, and 100 ms before the HTTP server's write timeout so
-// the answer still gets out.
-func requestContext(r *http.Request) (context.Context, context.CancelFunc) {
-	if d, ok := gethrpc.ContextRequestTimeout(r.Context()); ok {
-		return context.WithTimeout(r.Context(), d)
+// context's deadline, and 100 ms before the HTTP server's write timeout (the
+// *http.Server under http.ServerContextKey) so the answer still gets out.
+func requestContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if d, ok := gethrpc.ContextRequestTimeout(ctx); ok {
+		return context.WithTimeout(ctx, d)
 	}
-	return context.WithCancel(r.Context())
+	return context.WithCancel(ctx)
 }

@@ -180,12 +180,18 @@ func (s *Server) listen(kind, addr string, h http.Handler) error {
 		srv.ReadTimeout = s.cfg.HTTPTimeout.Std()
 		srv.WriteTimeout = s.cfg.HTTPTimeout.Std()
 	}
+	serve := srv.Serve
+	if kind == "http" {
+		// Single fast-path requests are answered by front; net/http
+		// serves the rest (front.go).
+		serve = newFront(s.fast, srv, s.log).Serve
+	}
 	s.mu.Lock()
 	s.srvs = append(s.srvs, srv)
 	s.addr[kind] = ln.Addr()
 	s.mu.Unlock()
 	go func() {
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.log.Error("JSON-RPC server stopped", "kind", kind, "addr", addr, "err", err)
 		}
 	}()
