@@ -190,9 +190,13 @@ func (f *fastPath) serveUnsized(w http.ResponseWriter, r *http.Request) {
 // decode parses a single call to a fast method with its arguments, or
 // reports that go-ethereum's server must take the request.
 func (f *fastPath) decode(body []byte, req *request) (*fastMethod, []reflect.Value, bool) {
-	trimmed := bytes.TrimLeft(body, " \t\r\n")
-	if len(trimmed) == 0 || trimmed[0] != '{' || json.Unmarshal(body, req) != nil {
-		return nil, nil, false
+	scanned := scanCall(body, req)
+	if !scanned {
+		*req = request{}
+		trimmed := bytes.TrimLeft(body, " \t\r\n")
+		if len(trimmed) == 0 || trimmed[0] != '{' || json.Unmarshal(body, req) != nil {
+			return nil, nil, false
+		}
 	}
 	if req.Version != "2.0" || len(req.ID) == 0 || req.ID[0] == '{' || req.ID[0] == '[' {
 		return nil, nil, false
@@ -201,14 +205,14 @@ func (f *fastPath) decode(body []byte, req *request) (*fastMethod, []reflect.Val
 	if m == nil {
 		return nil, nil, false
 	}
-	args, ok := decodeArgs(req.Params, m.args)
+	args, ok := decodeArgs(req.Params, m.args, scanned)
 	return m, args, ok
 }
 
 // decodeArgs decodes positional parameters as go-ethereum does: absent or
 // null params are no arguments, missing trailing arguments must be pointers
-// (then nil).
-func decodeArgs(raw []json.RawMessage, types []reflect.Type) ([]reflect.Value, bool) {
+// (then nil). scanned tells that scanCall has validated the JSON.
+func decodeArgs(raw []json.RawMessage, types []reflect.Type, scanned bool) ([]reflect.Value, bool) {
 	if len(raw) > len(types) {
 		return nil, false
 	}
@@ -219,6 +223,14 @@ func decodeArgs(raw []json.RawMessage, types []reflect.Type) ([]reflect.Value, b
 				return nil, false
 			}
 			args[i] = reflect.Zero(t)
+			continue
+		}
+		if scanned {
+			v, ok := decodeScanned(raw[i], t)
+			if !ok {
+				return nil, false
+			}
+			args[i] = v
 			continue
 		}
 		v := reflect.New(t)
