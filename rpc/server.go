@@ -39,6 +39,7 @@ type Server struct {
 	fast     *fastPath       // single requests for the hottest read methods, then rpc
 	fastPriv *fastPath       // the same for authenticated requests, then priv
 	log      *slog.Logger
+	noFront  bool // net/http alone on the HTTP port (tests compare the two)
 	mu       sync.Mutex
 	srvs     []*http.Server
 	addr     map[string]net.Addr // "http", "ws" -> bound address
@@ -181,7 +182,7 @@ func (s *Server) listen(kind, addr string, h http.Handler) error {
 		srv.WriteTimeout = s.cfg.HTTPTimeout.Std()
 	}
 	serve := srv.Serve
-	if kind == "http" {
+	if kind == "http" && !s.noFront {
 		// Single fast-path requests are answered by front; net/http
 		// serves the rest (front.go).
 		serve = newFront(s.fast, srv, s.log).Serve
