@@ -109,7 +109,7 @@ func TestFrontAnswersLikeNetHTTP(t *testing.T) {
 		"preflight":         {"OPTIONS / HTTP/1.1\r\nHost: x\r\nOrigin: http://a.b\r\nAccess-Control-Request-Method: POST\r\n\r\n" + close_},
 		"health":            {"GET / HTTP/1.1\r\nHost: x\r\n\r\n" + close_},
 		"bearer":            {httpReq(bn, "Authorization: Bearer abc") + close_},
-		"too large":         {httpReq(`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":["` + strings.Repeat("a", 2000) + `"]}`) + close_},
+		"too large":         {httpReq(`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":["`+strings.Repeat("a", 2000)+`"]}`) + close_},
 		"wrong type":        {strings.Replace(httpReq(bn), "application/json", "text/plain", 1) + close_},
 		"two types":         {httpReq(bn, "Content-Type: text/plain") + close_},
 		"chunked":           {"POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", len(bn), bn) + close_},
