@@ -119,8 +119,8 @@ func (s *scanner) space() {
 	}
 }
 
-// plainString reads a string without escapes or control characters and
-// returns its contents.
+// plainString reads a string of printable ASCII without escapes and
+// returns its contents (encoding/json would replace invalid UTF-8).
 func (s *scanner) plainString() ([]byte, bool) {
 	if !s.byte('"') {
 		return nil, false
@@ -131,7 +131,7 @@ func (s *scanner) plainString() ([]byte, bool) {
 		case c == '"':
 			s.i++
 			return s.b[start : s.i-1], true
-		case c == '\\' || c < 0x20:
+		case c == '\\' || c < 0x20 || c >= 0x80:
 			return nil, false
 		}
 	}
