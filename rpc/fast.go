@@ -273,13 +273,7 @@ func (f *fastPath) call(ctx context.Context, name string, m *fastMethod, args []
 	}
 	// As go-ethereum: a json.Marshaler (an encoded block) encodes itself,
 	// without json.Marshal's validation pass.
-	var enc []byte
-	var err error
-	if m, ok := out[0].Interface().(json.Marshaler); ok {
-		enc, err = m.MarshalJSON()
-	} else {
-		enc, err = json.Marshal(out[0].Interface())
-	}
+	enc, err := encodeResult(out[0].Interface())
 	if err != nil {
 		return response{err: &rpcError{code: -32603, msg: err.Error()}}
 	}

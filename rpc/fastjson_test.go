@@ -3,6 +3,7 @@ package rpc
 import (
 	"bytes"
 	"encoding/json"
+	"math/big"
 	"reflect"
 	"testing"
 
@@ -78,7 +79,7 @@ func TestDecodeScannedLikeUnmarshal(t *testing.T) {
 		reflect.TypeFor[gethrpc.BlockNumberOrHash](), reflect.TypeFor[*gethrpc.BlockNumberOrHash](), reflect.TypeFor[bool](),
 		reflect.TypeFor[*bool](), reflect.TypeFor[string](), reflect.TypeFor[map[string]any](),
 	}
-	raws := []string{`null`, `true`, `false`, `"latest"`, `"pending"`, `"0x1"`, `"0x01"`, `"0x"`, `"0x0000000000000000000000000000000000000007"`,
+	raws := []string{`null`, `true`, `false`, `"latest"`, `"pending"`, `"earliest"`, `"safe"`, `"finalized"`, `"Latest"`, `"0x1"`, `"0x01"`, `"0x"`, `"0x0000000000000000000000000000000000000007"`,
 		`{"blockHash":"0x0000000000000000000000000000000000000000000000000000000000000001"}`, `{"blockNumber":"0x1"}`, `1`, `"abc"`, `[]`}
 	for _, typ := range types {
 		for _, raw := range raws {
@@ -92,6 +93,21 @@ func TestDecodeScannedLikeUnmarshal(t *testing.T) {
 			if gotOK && !reflect.DeepEqual(got.Interface(), want.Elem().Interface()) {
 				t.Errorf("%v %s: %#v, json.Unmarshal %#v", typ, raw, got.Interface(), want.Elem().Interface())
 			}
+		}
+	}
+}
+
+// TestEncodeResultLikeMarshal checks results encode as json.Marshal
+// encodes them.
+func TestEncodeResultLikeMarshal(t *testing.T) {
+	large := hexutil.Big(*new(big.Int).Lsh(common.Big1, 200))
+	var nilBig *hexutil.Big
+	for _, v := range []any{hexutil.Uint64(0), hexutil.Uint64(1 << 60), &large, large, nilBig, hexutil.Bytes{1, 2}, hexutil.Bytes(nil),
+		common.HexToAddress("0x07"), common.Hash{1}, hexutil.Uint(7), "a<b", 7, nil, []string{"x"}, gethrpc.BlockNumber(-2)} {
+		got, err := encodeResult(v)
+		want, werr := json.Marshal(v)
+		if string(got) != string(want) || (err == nil) != (werr == nil) {
+			t.Errorf("%T %v: %s %v, json.Marshal %s %v", v, v, got, err, want, werr)
 		}
 	}
 }

@@ -156,11 +156,12 @@ func (f *front) serveConn(c net.Conn) {
 			body.Reset()
 			ok, err := f.fast.answer(f.ctx, req.body, body)
 			if err == nil && ok {
+				now := time.Now()
 				out.Reset()
-				writeHead(out, body.Len())
+				writeHead(out, body.Len(), now)
 				out.Write(body.Bytes())
 				if f.write > 0 {
-					c.SetWriteDeadline(time.Now().Add(f.write))
+					c.SetWriteDeadline(now.Add(f.write))
 				}
 				if _, err := c.Write(out.Bytes()); err != nil {
 					f.untrack(c)
@@ -182,18 +183,17 @@ func (f *front) serveConn(c net.Conn) {
 // writeHead writes the status line and headers net/http writes for a fast
 // path answer behind the CORS handler, with a request without Origin:
 // the handler's headers in sorted order, then Date.
-func writeHead(out *bytes.Buffer, n int) {
+func writeHead(out *bytes.Buffer, n int, now time.Time) {
 	out.WriteString("HTTP/1.1 200 OK\r\nContent-Length: ")
 	var num [20]byte
 	out.Write(strconv.AppendInt(num[:0], int64(n), 10))
 	out.WriteString("\r\nContent-Type: application/json\r\nVary: Origin\r\nDate: ")
-	out.WriteString(httpDate())
+	out.WriteString(httpDate(now))
 	out.WriteString("\r\n\r\n")
 }
 
 // httpDate is the Date header's value, formatted once a second.
-func httpDate() string {
-	now := time.Now()
+func httpDate(now time.Time) string {
 	if d := dateCache.Load(); d != nil && d.sec == now.Unix() {
 		return d.text
 	}
