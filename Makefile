@@ -21,6 +21,7 @@ test: vet ## run the whole test suite (unit, end-to-end, and each fuzz target fo
 fuzz: ## run each fuzz target for FUZZTIME (make fuzz FUZZTIME=10m for a long run)
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckTx$$' -fuzztime $(FUZZTIME) ./app
 	$(GO) test -run '^$$' -fuzz '^FuzzJSONRPC$$' -fuzztime $(FUZZTIME) ./node
+	$(GO) test -run '^$$' -fuzz '^FuzzScanCall$$' -fuzztime $(FUZZTIME) ./rpc
 
 contracts: ## recompile contracts/src with the pinned solc-js into contracts/artifacts
 	cd contracts && npm install --no-audit --no-fund && node build.mjs

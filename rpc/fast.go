@@ -131,24 +131,39 @@ func (f *fastPath) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body := buf.Bytes()
+	out := f.getBuf()
+	defer f.bufs.Put(out)
+	ok, err := f.answer(r.Context(), body, out)
+	switch {
+	case err != nil:
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+	case ok:
+		h := w.Header()
+		h.Set("Content-Type", "application/json")
+		h.Set("Content-Length", strconv.Itoa(out.Len()))
+		w.Write(out.Bytes())
+	case f.preAnswer(w, body):
+	default:
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		f.next.ServeHTTP(w, r)
+	}
+}
+
+// answer appends to out the whole answer to body when the fast path takes
+// the request (ok). ctx is the HTTP request's context: a method that takes
+// a context gets it bounded as go-ethereum's server bounds it.
+func (f *fastPath) answer(ctx context.Context, body []byte, out *bytes.Buffer) (ok bool, err error) {
 	var req request
 	m, args, ok := f.decode(body, &req)
 	if !ok {
-		if f.preAnswer(w, body) {
-			return
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		f.next.ServeHTTP(w, r)
-		return
+		return false, nil
 	}
-	ctx := r.Context()
 	if m.hasCtx {
 		var cancel context.CancelFunc
-		ctx, cancel = requestContext(r)
+		ctx, cancel = requestContext(ctx)
 		defer cancel()
 	}
-	resp := f.call(ctx, req.Method, m, args)
-	f.write(w, req.ID, resp)
+	return true, encodeResponse(out, req.ID, f.call(ctx, req.Method, m, args))
 }
 
 // serveOther hands any request the fast path does not take (another HTTP
@@ -173,9 +188,13 @@ func (f *fastPath) serveOther(w http.ResponseWriter, r *http.Request) {
 // decode parses a single call to a fast method with its arguments, or
 // reports that go-ethereum's server must take the request.
 func (f *fastPath) decode(body []byte, req *request) (*fastMethod, []reflect.Value, bool) {
-	trimmed := bytes.TrimLeft(body, " \t\r\n")
-	if len(trimmed) == 0 || trimmed[0] != '{' || json.Unmarshal(body, req) != nil {
-		return nil, nil, false
+	scanned := scanCall(body, req)
+	if !scanned {
+		*req = request{}
+		trimmed := bytes.TrimLeft(body, " \t\r\n")
+		if len(trimmed) == 0 || trimmed[0] != '{' || json.Unmarshal(body, req) != nil {
+			return nil, nil, false
+		}
 	}
 	if req.Version != "2.0" || len(req.ID) == 0 || req.ID[0] == '{' || req.ID[0] == '[' {
 		return nil, nil, false
@@ -184,14 +203,14 @@ func (f *fastPath) decode(body []byte, req *request) (*fastMethod, []reflect.Val
 	if m == nil {
 		return nil, nil, false
 	}
-	args, ok := decodeArgs(req.Params, m.args)
+	args, ok := decodeArgs(req.Params, m.args, scanned)
 	return m, args, ok
 }
 
 // decodeArgs decodes positional parameters as go-ethereum does: absent or
 // null params are no arguments, missing trailing arguments must be pointers
-// (then nil).
-func decodeArgs(raw []json.RawMessage, types []reflect.Type) ([]reflect.Value, bool) {
+// (then nil). scanned tells that scanCall has validated the JSON.
+func decodeArgs(raw []json.RawMessage, types []reflect.Type, scanned bool) ([]reflect.Value, bool) {
 	if len(raw) > len(types) {
 		return nil, false
 	}
@@ -202,6 +221,14 @@ func decodeArgs(raw []json.RawMessage, types []reflect.Type) ([]reflect.Value, b
 				return nil, false
 			}
 			args[i] = reflect.Zero(t)
+			continue
+		}
+		if scanned {
+			v, ok := decodeScanned(raw[i], t)
+			if !ok {
+				return nil, false
+			}
+			args[i] = v
 			continue
 		}
 		v := reflect.New(t)
@@ -244,13 +271,7 @@ func (f *fastPath) call(ctx context.Context, name string, m *fastMethod, args []
 	}
 	// As go-ethereum: a json.Marshaler (an encoded block) encodes itself,
 	// without json.Marshal's validation pass.
-	var enc []byte
-	var err error
-	if m, ok := out[0].Interface().(json.Marshaler); ok {
-		enc, err = m.MarshalJSON()
-	} else {
-		enc, err = json.Marshal(out[0].Interface())
-	}
+	enc, err := encodeResult(out[0].Interface())
 	if err != nil {
 		return response{err: &rpcError{code: -32603, msg: err.Error()}}
 	}
@@ -263,9 +284,9 @@ type errorObject struct {
 	Data    any    `json:"data,omitempty"`
 }
 
-// write writes the answer as go-ethereum's server does: the id as it came,
-// then the error (encoded with json.Marshal) or the result.
-func (f *fastPath) write(w http.ResponseWriter, id json.RawMessage, resp response) {
+// encodeResponse writes the answer as go-ethereum's server does: the id as
+// it came, then the error (encoded with json.Marshal) or the result.
+func encodeResponse(out *bytes.Buffer, id json.RawMessage, resp response) error {
 	field, value := `,"result":`, resp.result
 	if resp.err != nil {
 		// As go-ethereum: type assertions, not errors.As.
@@ -278,22 +299,16 @@ func (f *fastPath) write(w http.ResponseWriter, id json.RawMessage, resp respons
 		}
 		enc, err := json.Marshal(&obj)
 		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
+			return err
 		}
 		field, value = `,"error":`, enc
 	}
-	out := f.getBuf()
-	defer f.bufs.Put(out)
 	out.WriteString(`{"jsonrpc":"2.0","id":`)
 	out.Write(id)
 	out.WriteString(field)
 	out.Write(value)
 	out.WriteByte('}')
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(out.Len()))
-	w.Write(out.Bytes())
+	return nil
 }
 
 func (f *fastPath) getBuf() *bytes.Buffer {
@@ -323,11 +338,11 @@ func jsonContentType(v string) bool {
 }
 
 // requestContext bounds a call as go-ethereum's server does: by the request
-// context's deadline, and 100 ms before the HTTP server's write timeout so
-// the answer still gets out.
-func requestContext(r *http.Request) (context.Context, context.CancelFunc) {
-	if d, ok := gethrpc.ContextRequestTimeout(r.Context()); ok {
-		return context.WithTimeout(r.Context(), d)
+// context's deadline, and 100 ms before the HTTP server's write timeout (the
+// *http.Server under http.ServerContextKey) so the answer still gets out.
+func requestContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if d, ok := gethrpc.ContextRequestTimeout(ctx); ok {
+		return context.WithTimeout(ctx, d)
 	}
-	return context.WithCancel(r.Context())
+	return context.WithCancel(ctx)
 }

@@ -39,6 +39,7 @@ type Server struct {
 	fast     *fastPath       // single requests for the hottest read methods, then rpc
 	fastPriv *fastPath       // the same for authenticated requests, then priv
 	log      *slog.Logger
+	noFront  bool // net/http alone on the HTTP port (tests compare the two)
 	mu       sync.Mutex
 	srvs     []*http.Server
 	addr     map[string]net.Addr // "http", "ws" -> bound address
@@ -180,12 +181,18 @@ func (s *Server) listen(kind, addr string, h http.Handler) error {
 		srv.ReadTimeout = s.cfg.HTTPTimeout.Std()
 		srv.WriteTimeout = s.cfg.HTTPTimeout.Std()
 	}
+	serve := srv.Serve
+	if kind == "http" && !s.noFront {
+		// Single fast-path requests are answered by front; net/http
+		// serves the rest (front.go).
+		serve = newFront(s.fast, srv, s.log).Serve
+	}
 	s.mu.Lock()
 	s.srvs = append(s.srvs, srv)
 	s.addr[kind] = ln.Addr()
 	s.mu.Unlock()
 	go func() {
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.log.Error("JSON-RPC server stopped", "kind", kind, "addr", addr, "err", err)
 		}
 	}()

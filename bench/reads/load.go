@@ -9,12 +9,12 @@ import (
 	"io"
 	"net"
 	"net/url"
-	"os"
 	"slices"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/emberchain/ember/bench/internal/peer"
 )
 
 // The load generator is a minimal HTTP/1.1 client: one keep-alive TCP
@@ -342,33 +342,9 @@ func asciiEqualFold(b []byte, s string) bool {
 type cpuSample struct{ node, self time.Duration }
 
 func sampleCPU(pid int) cpuSample {
-	var s cpuSample
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
-		s.self = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	}
+	s := cpuSample{self: peer.SelfCPU()}
 	if pid > 0 {
-		s.node = procCPU(pid)
+		s.node = peer.ProcCPU(pid)
 	}
 	return s
-}
-
-// procCPU reads utime + stime of a process from /proc (Linux; 0 elsewhere).
-func procCPU(pid int) time.Duration {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0
-	}
-	// Fields after the command name, which is parenthesised and may hold spaces.
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0
-	}
-	f := bytes.Fields(b[i+1:])
-	if len(f) < 13 {
-		return 0
-	}
-	ut, _ := strconv.ParseInt(string(f[11]), 10, 64)
-	st, _ := strconv.ParseInt(string(f[12]), 10, 64)
-	return time.Duration(ut+st) * time.Second / 100 // USER_HZ is 100 on Linux
 }

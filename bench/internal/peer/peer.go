@@ -39,6 +39,39 @@ func (p *Node) Stop() {
 // binary, which FindAnvil returns rather than the Node.js shim).
 func (p *Node) Pid() int { return p.cmd.Process.Pid }
 
+// CPU is the CPU time (user + system) the node's process has used so far
+// (Linux /proc; 0 elsewhere).
+func (p *Node) CPU() time.Duration { return ProcCPU(p.Pid()) }
+
+// ProcCPU reads utime + stime of a process from /proc (Linux; 0 elsewhere).
+func ProcCPU(pid int) time.Duration {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	// Fields after the command name, which is parenthesised and may hold spaces.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := bytes.Fields(b[i+1:])
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(string(f[11]), 10, 64)
+	st, _ := strconv.ParseInt(string(f[12]), 10, 64)
+	return time.Duration(ut+st) * time.Second / 100 // USER_HZ is 100 on Linux
+}
+
+// SelfCPU is the CPU time this process (the load generator) has used.
+func SelfCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 // FreePort returns a free loopback TCP port.
 func FreePort() string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -53,13 +86,19 @@ func FreePort() string {
 // called with the home after it is created and before the node serves (it
 // may edit config/app.toml); the node is then restarted with `emberd start`.
 func Ember(bin string, accounts int, configure func(home string) error) (*Node, error) {
+	return EmberDev(bin, accounts, false, configure)
+}
+
+// EmberDev is Ember with the explorer on (as `emberd dev` runs it by
+// default: indexing into SQLite in the home) or off.
+func EmberDev(bin string, accounts int, explorer bool, configure func(home string) error) (*Node, error) {
 	home, err := os.MkdirTemp("", "bench-ember-")
 	if err != nil {
 		return nil, err
 	}
 	port := FreePort()
 	args := func(cmd string) []string {
-		a := emberArgs(cmd, home, port)
+		a := emberArgs(cmd, home, port, explorer)
 		if cmd == "dev" {
 			a = append(a, "--accounts", strconv.Itoa(accounts))
 		}
@@ -81,13 +120,13 @@ func Ember(bin string, accounts int, configure func(home string) error) (*Node, 
 	return n, err
 }
 
-func emberArgs(cmd, home, port string) []string {
+func emberArgs(cmd, home, port string, explorer bool) []string {
 	return []string{cmd, "--home", home,
 		"--json-rpc.address", "127.0.0.1:" + port, "--json-rpc.ws-address", "127.0.0.1:" + FreePort(),
 		"--rest.address", "127.0.0.1:" + FreePort(),
-		// Dev homes run the explorer; the comparison with anvil/geth is of
-		// the node alone, so it is off here.
-		"--explorer.enable=false", "--grpc.enable=false", "--explorer.address", "127.0.0.1:" + FreePort(),
+		// Dev homes run the explorer; most comparisons with anvil/geth are
+		// of the node alone, so it is off unless asked for.
+		"--explorer.enable=" + strconv.FormatBool(explorer), "--grpc.enable=false", "--explorer.address", "127.0.0.1:" + FreePort(),
 		"--rpc.laddr", "tcp://127.0.0.1:" + FreePort(), "--p2p.laddr", "tcp://127.0.0.1:" + FreePort(),
 		"--log-level", "warn"}
 }
@@ -96,7 +135,7 @@ func emberArgs(cmd, home, port string) []string {
 // a copy of a stopped node's), on free ports. Stop removes the home.
 func EmberStart(name, bin, home string) (*Node, error) {
 	port := FreePort()
-	return launch(name, exec.Command(bin, emberArgs("start", home, port)...), "http://127.0.0.1:"+port, home)
+	return launch(name, exec.Command(bin, emberArgs("start", home, port, false)...), "http://127.0.0.1:"+port, home)
 }
 
 // Home is the node's data directory ("" when it has none of its own).

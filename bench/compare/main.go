@@ -1,0 +1,249 @@
+// Command compare runs Ember with the explorer on (`emberd dev` defaults)
+// and off (--explorer.enable=false), geth --dev (1.17.8, from Ember's
+// genesis) and anvil (1.7.1, npm's platform binary) in one run and prints
+// issue 17's two tables with ratios within the run:
+//
+//   - writes: ETH and ERC-20 transfers committed/s (a burst of -txs signed
+//     transfers from -senders senders, each sender in nonce order, one send
+//     in flight per sender; -rounds rounds, node order rotating, a fresh
+//     node each time; anvil gets -anvil-txs, it stalls on bigger bursts),
+//     and send → receipt p50/p99 one transaction at a time (receipt polled
+//     every 5 ms);
+//   - reads: req/s of five reads under wrk (1 thread, -conns keep-alive
+//     connections, -duration per method per node, after a 1 s warm-up),
+//     each node alone on the machine while measured.
+//
+// Every figure comes with the CPU share of the node and of the load
+// generator (this process for writes, wrk for reads), and the load average
+// is printed at the start and the end: the machine may be shared.
+//
+//	go run ./bench/compare -emberd build/emberd [-geth PATH] [-anvil PATH] [-parts writes,latency,reads]
+//	    [-nodes ember,ember-noexplorer,geth,anvil] [-rounds 3] [-txs 5000] [-anvil-txs 1000] [-senders 50]
+//	    [-latency-txs 200] [-duration 8s] [-conns 32]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/ethereum/go-ethereum/core"
+
+	"github.com/emberchain/ember/bench/internal/peer"
+	"github.com/emberchain/ember/bench/internal/writes"
+)
+
+// nodeKind is one of the compared nodes.
+type nodeKind struct {
+	key   string // -nodes name
+	label string // column title
+	start func(accounts int) (*peer.Node, error)
+}
+
+var running []*peer.Node // stopped on every exit
+
+func stopAll() {
+	for _, n := range running {
+		n.Stop()
+	}
+	running = nil
+}
+
+func track(n *peer.Node) *peer.Node {
+	running = append(running, n)
+	return n
+}
+
+func stop(n *peer.Node) {
+	n.Stop()
+	running = slices.DeleteFunc(running, func(x *peer.Node) bool { return x == n })
+}
+
+func main() {
+	var (
+		emberd     = flag.String("emberd", "build/emberd", "emberd binary")
+		gethFlag   = flag.String("geth", "", "geth 1.17.8 binary (default: $EMBER_GETH, build/geth-v1.17.8/geth, $GOBIN, ~/go/bin, PATH)")
+		anvilFlag  = flag.String("anvil", "", "anvil binary (default: bench/node_modules' platform binary, then PATH)")
+		parts      = flag.String("parts", "writes,latency,reads", "parts to run: writes, latency, reads")
+		nodesFlag  = flag.String("nodes", "ember,ember-noexplorer,geth,anvil", "nodes to run")
+		rounds     = flag.Int("rounds", 3, "write rounds (fresh nodes each, node order rotating)")
+		txs        = flag.Int("txs", 5000, "transfers per burst")
+		anvilTxs   = flag.Int("anvil-txs", 1000, "transfers per burst for anvil (its automine stalls on bigger bursts)")
+		senders    = flag.Int("senders", 50, "senders per burst (one send in flight each)")
+		latencyTxs = flag.Int("latency-txs", 200, "transactions sent one at a time for send → receipt latency")
+		duration   = flag.Duration("duration", 8*time.Second, "wrk time per read method per node")
+		conns      = flag.Int("conns", 32, "wrk keep-alive connections (1 thread)")
+		wrkBin     = flag.String("wrk", "wrk", "wrk binary (Debian's wrk)")
+	)
+	flag.Parse()
+	go func() { // the nodes run in process groups of their own: stop them on ^C
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+		<-sig
+		fatalf("interrupted")
+	}()
+	want := func(list, name string) bool { return slices.Contains(strings.Split(list, ","), name) }
+	accounts := *senders + 1
+
+	kinds := []nodeKind{
+		{"ember", "emberd dev (explorer on)", func(n int) (*peer.Node, error) { return peer.EmberDev(*emberd, n, true, nil) }},
+		{"ember-noexplorer", "emberd dev --explorer.enable=false", func(n int) (*peer.Node, error) { return peer.EmberDev(*emberd, n, false, nil) }},
+	}
+	if want(*nodesFlag, "geth") {
+		path := gethPath(*gethFlag)
+		if path == "" {
+			fatalf("geth not found: make bench-peers (or -geth PATH, -nodes without geth)")
+		}
+		genesis, err := gethGenesis(*emberd, accounts)
+		if err != nil {
+			fatalf("genesis for geth: %v", err)
+		}
+		kinds = append(kinds, nodeKind{"geth", "geth --dev", func(int) (*peer.Node, error) {
+			return peer.GethFrom(path, genesis, "--miner.gaslimit", strconv.FormatUint(genesis.GasLimit, 10), "--http.api", "eth,net,web3")
+		}})
+	}
+	if want(*nodesFlag, "anvil") {
+		path := peer.FindAnvil(*anvilFlag)
+		if path == "" {
+			fatalf("anvil not found: make bench-peers (or -anvil PATH, -nodes without anvil)")
+		}
+		kinds = append(kinds, nodeKind{"anvil", "anvil", func(n int) (*peer.Node, error) { return peer.Anvil(path, n, "") }})
+	}
+	kinds = slices.DeleteFunc(kinds, func(k nodeKind) bool { return !want(*nodesFlag, k.key) })
+	if len(kinds) == 0 {
+		fatalf("no node to run")
+	}
+
+	rep := &report{kinds: kinds, started: time.Now(), loadStart: loadAvg(), rounds: *rounds, txs: *txs, anvilTxs: *anvilTxs,
+		senders: *senders, latencyTxs: *latencyTxs, duration: *duration, conns: *conns}
+	fmt.Fprintf(os.Stderr, "load average at start: %s\n", rep.loadStart)
+	if want(*parts, "writes") {
+		rep.writes = runWrites(kinds, *rounds, *txs, *anvilTxs, *senders)
+	}
+	if want(*parts, "latency") {
+		rep.latency = runLatency(kinds, *latencyTxs, accounts)
+	}
+	if want(*parts, "reads") {
+		readKinds := slices.DeleteFunc(slices.Clone(kinds), func(k nodeKind) bool { return k.key == "ember-noexplorer" })
+		rep.reads = runReads(readKinds, *wrkBin, *conns, *duration)
+		rep.readKinds = readKinds
+	}
+	rep.loadEnd = loadAvg()
+	stopAll()
+	rep.print(os.Stdout)
+}
+
+// runWrites measures ETH then ERC-20 bursts, rounds times each, a fresh
+// node for every burst, the node order rotating between rounds.
+func runWrites(kinds []nodeKind, rounds, txs, anvilTxs, senders int) map[writes.Kind][][]*writes.Result {
+	out := make(map[writes.Kind][][]*writes.Result)
+	for _, kind := range []writes.Kind{writes.ETH, writes.ERC20} {
+		res := make([][]*writes.Result, rounds)
+		for r := range rounds {
+			res[r] = make([]*writes.Result, len(kinds))
+			for k := range kinds {
+				i := (k + r) % len(kinds)
+				b := writes.Burst{Kind: kind, Txs: txs, Senders: senders}
+				if kinds[i].key == "anvil" {
+					b.Txs = anvilTxs
+				}
+				n, err := kinds[i].start(b.Accounts())
+				if err != nil {
+					fatalf("start %s: %v", kinds[i].key, err)
+				}
+				track(n)
+				result, err := writes.Run(context.Background(), n.URL, n, b)
+				stop(n)
+				if err != nil {
+					fmt.Fprintf(os.Stderr, "%s round %d %s: %v\n", kind, r+1, kinds[i].key, err)
+					continue
+				}
+				res[r][i] = &result
+				fmt.Fprintf(os.Stderr, "%-5s round %d  %-18s %6.0f tx/s  committed %d/%d in %d blocks  node CPU %3.0f%%  bench CPU %3.0f%%  load %s\n",
+					kind, r+1, kinds[i].key, result.TPS, result.Committed, b.Txs, result.Blocks, 100*result.NodeCPU, 100*result.BenchCPU, loadAvg())
+			}
+		}
+		out[kind] = res
+	}
+	return out
+}
+
+// runLatency sends transactions one at a time to a fresh node of each kind.
+func runLatency(kinds []nodeKind, n, accounts int) []*latency {
+	out := make([]*latency, len(kinds))
+	for i, k := range kinds {
+		node, err := k.start(accounts)
+		if err != nil {
+			fatalf("start %s: %v", k.key, err)
+		}
+		track(node)
+		lat, err := writes.Latency(context.Background(), node.URL, n)
+		stop(node)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "latency %s: %v\n", k.key, err)
+			continue
+		}
+		out[i] = &latency{p50: writes.Pct(lat, 50), p99: writes.Pct(lat, 99)}
+		fmt.Fprintf(os.Stderr, "latency %-18s p50 %.1f ms  p99 %.1f ms\n", k.key, ms(out[i].p50), ms(out[i].p99))
+	}
+	return out
+}
+
+type latency struct{ p50, p99 time.Duration }
+
+// gethGenesis is the genesis of an Ember dev home with the given number of
+// prefunded accounts, as geth --dev needs it (bench/internal/peer).
+func gethGenesis(emberd string, accounts int) (*core.Genesis, error) {
+	n, err := peer.EmberDev(emberd, accounts, false, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer n.Stop()
+	return peer.GethGenesis(n.Home())
+}
+
+func gethPath(flagPath string) string {
+	if flagPath != "" {
+		return flagPath
+	}
+	if p := os.Getenv("EMBER_GETH"); p != "" {
+		return p
+	}
+	if p := "build/geth-v1.17.8/geth"; fileExists(p) {
+		return p
+	}
+	return peer.FindGeth("")
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// loadAvg is the 1, 5 and 15 minute load averages.
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func fatalf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, format+"\n", args...)
+	stopAll()
+	os.Exit(1)
+}

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/emberchain/ember/bench/internal/writes"
+)
+
+// report holds one run's figures and prints issue 17's tables.
+type report struct {
+	kinds              []nodeKind
+	readKinds          []nodeKind
+	started            time.Time
+	loadStart, loadEnd string
+	rounds, txs        int
+	anvilTxs, senders  int
+	latencyTxs, conns  int
+	duration           time.Duration
+	writes             map[writes.Kind][][]*writes.Result // [round][kind]
+	latency            []*latency
+	reads              [][]*readResult // [method][kind]
+}
+
+func (r *report) print(w io.Writer) {
+	fmt.Fprintf(w, "\n## Ember vs geth --dev vs anvil, %s UTC (took %v; load average %s at the start, %s at the end)\n",
+		r.started.UTC().Format("2006-01-02 15:04"), time.Since(r.started).Round(time.Second), r.loadStart, r.loadEnd)
+	if r.writes != nil || r.latency != nil {
+		r.printWrites(w)
+	}
+	if r.reads != nil {
+		r.printReads(w)
+	}
+}
+
+func (r *report) col(key string) int {
+	return slices.IndexFunc(r.kinds, func(k nodeKind) bool { return k.key == key })
+}
+
+func (r *report) printWrites(w io.Writer) {
+	fmt.Fprintf(w, "\n### Writes: %d signed transfers from %d senders, each sender in nonce order, one send in flight per sender (%d for anvil); %d rounds, a fresh node each, node order rotating\n\n",
+		r.txs, r.senders, r.anvilTxs, r.rounds)
+	header(w, "", r.kinds)
+	geth := r.col("geth")
+	for _, kind := range []writes.Kind{writes.ETH, writes.ERC20} {
+		rounds, ok := r.writes[kind]
+		if !ok {
+			continue
+		}
+		name := map[writes.Kind]string{writes.ETH: "ETH", writes.ERC20: "ERC-20"}[kind]
+		cells := make([]string, len(r.kinds))
+		for i := range r.kinds {
+			var vals []string
+			for _, round := range rounds {
+				vals = append(vals, tps(round[i], r.txsFor(i)))
+			}
+			cells[i] = strings.Join(vals, " / ")
+		}
+		row(w, fmt.Sprintf("%s transfers committed/s, %d rounds", name, len(rounds)), cells)
+		if geth >= 0 {
+			for i := range r.kinds {
+				cells[i] = ""
+				if r.kinds[i].key == "anvil" {
+					continue // a smaller burst: not comparable
+				}
+				var ratios []float64
+				for _, round := range rounds {
+					if round[i] != nil && round[geth] != nil && round[geth].TPS > 0 {
+						ratios = append(ratios, round[i].TPS/round[geth].TPS)
+					}
+				}
+				if len(ratios) > 0 {
+					cells[i] = fmt.Sprintf("**%.2f**", median(ratios))
+				}
+			}
+			row(w, "median ratio to geth in the same round", cells)
+		}
+		for i := range r.kinds {
+			var node, bench []float64
+			for _, round := range rounds {
+				if round[i] != nil {
+					node, bench = append(node, round[i].NodeCPU), append(bench, round[i].BenchCPU)
+				}
+			}
+			cells[i] = ""
+			if len(node) > 0 {
+				cells[i] = fmt.Sprintf("%.2f / %.2f", median(node), median(bench))
+			}
+		}
+		row(w, "  cores used, node / load generator (median)", cells)
+	}
+	if r.latency != nil {
+		cells := make([]string, len(r.kinds))
+		for i, l := range r.latency {
+			if l != nil {
+				cells[i] = fmt.Sprintf("%.1f / %.1f", ms(l.p50), ms(l.p99))
+			}
+		}
+		row(w, fmt.Sprintf("send → receipt, one tx at a time (%d txs, receipt polled every 5 ms), p50 / p99 ms", r.latencyTxs), cells)
+	}
+}
+
+// txsFor is the burst size node kind i was given.
+func (r *report) txsFor(i int) int {
+	if r.kinds[i].key == "anvil" {
+		return r.anvilTxs
+	}
+	return r.txs
+}
+
+func tps(res *writes.Result, txs int) string {
+	switch {
+	case res == nil:
+		return "failed"
+	case res.Committed < txs:
+		return fmt.Sprintf("%s (%d of %d committed)", thousands(res.TPS), res.Committed, txs)
+	}
+	return thousands(res.TPS)
+}
+
+func (r *report) printReads(w io.Writer) {
+	fmt.Fprintf(w, "\n### Reads: wrk, 1 thread, %d keep-alive connections, %v per method per node after a 1 s warm-up, one node at a time; req/s\n\n",
+		r.conns, r.duration)
+	ember := slices.IndexFunc(r.readKinds, func(k nodeKind) bool { return k.key == "ember" })
+	fmt.Fprint(w, "| method |")
+	for _, k := range r.readKinds {
+		fmt.Fprintf(w, " %s |", k.label)
+	}
+	var others []int
+	if ember >= 0 {
+		for i, k := range r.readKinds {
+			if i != ember {
+				others = append(others, i)
+				fmt.Fprintf(w, " Ember / %s |", k.key)
+			}
+		}
+	}
+	fmt.Fprint(w, "\n|---|")
+	for range len(r.readKinds) + len(others) {
+		fmt.Fprint(w, "---:|")
+	}
+	fmt.Fprintln(w)
+	for m, method := range readMethods {
+		fmt.Fprintf(w, "| %s |", method.label)
+		for _, res := range r.reads[m] {
+			fmt.Fprintf(w, " %s |", thousands(res.rps))
+		}
+		for _, o := range others {
+			fmt.Fprintf(w, " **%.2f** |", r.reads[m][ember].rps/r.reads[m][o].rps)
+		}
+		fmt.Fprintln(w)
+	}
+
+	fmt.Fprint(w, "\nWhere the CPU went (cores used by the node and by wrk while measured; node CPU time per request; latency p50 / p99 ms):\n\n| method |")
+	for _, k := range r.readKinds {
+		fmt.Fprintf(w, " %s: node / wrk cores, µs/req, p50 / p99 |", k.key)
+	}
+	fmt.Fprint(w, "\n|---|")
+	for range r.readKinds {
+		fmt.Fprint(w, "---:|")
+	}
+	fmt.Fprintln(w)
+	var errs []string
+	for m, method := range readMethods {
+		fmt.Fprintf(w, "| %s |", method.label)
+		for i, res := range r.reads[m] {
+			fmt.Fprintf(w, " %.2f / %.2f, %.1f, %.2f / %.2f |", res.nodeCPU, res.wrkCPU, float64(res.nodeCPUPerReq.Nanoseconds())/1000, ms(res.p50), ms(res.p99))
+			if res.errors != "" {
+				errs = append(errs, fmt.Sprintf("%s %s: %s", r.readKinds[i].key, method.label, res.errors))
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	for _, e := range errs {
+		fmt.Fprintf(w, "\nwrk reported: %s", e)
+	}
+	fmt.Fprintln(w)
+}
+
+func header(w io.Writer, first string, kinds []nodeKind) {
+	fmt.Fprintf(w, "| %s |", first)
+	for _, k := range kinds {
+		fmt.Fprintf(w, " `%s` |", k.label)
+	}
+	fmt.Fprint(w, "\n|---|")
+	for range kinds {
+		fmt.Fprint(w, "---|")
+	}
+	fmt.Fprintln(w)
+}
+
+func row(w io.Writer, label string, cells []string) {
+	fmt.Fprintf(w, "| %s |", label)
+	for _, c := range cells {
+		fmt.Fprintf(w, " %s |", c)
+	}
+	fmt.Fprintln(w)
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// thousands writes a rate with a thousands separator: 52,702.
+func thousands(v float64) string {
+	s := fmt.Sprintf("%.0f", v)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}

@@ -1,0 +1,347 @@
+// Package writes measures how fast a node commits transactions sent with
+// eth_sendRawTransaction: a burst of pre-signed ETH or ERC-20 transfers from
+// many senders (each sender's in nonce order, one send in flight per
+// sender), and the send → receipt latency of one transaction at a time.
+// bench/transfers and bench/compare use it, so every node is driven and
+// timed the same way.
+package writes
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/bench/internal/peer"
+	"github.com/emberchain/ember/contracts"
+)
+
+// Kind is what a burst transfers.
+type Kind string
+
+const (
+	ETH   Kind = "eth"   // 1 wei to a fresh address, 21,000 gas
+	ERC20 Kind = "erc20" // 1 token unit of an OpenZeppelin ERC-20 (contracts/EmberToken) to a fresh address
+)
+
+// erc20Gas is the gas limit of a token transfer (about 52,000 used to a
+// fresh holder): one fixed value, so every node packs blocks alike.
+const erc20Gas = 70_000
+
+// Burst is one measurement: Txs transfers from Senders senders (accounts
+// 0..Senders-1 of the test mnemonic; account Senders deploys the token).
+type Burst struct {
+	Kind    Kind
+	Txs     int
+	Senders int
+	Timeout time.Duration // for every transfer to be committed after the last send (default 60 s)
+}
+
+// Accounts is how many prefunded accounts a node needs for b.
+func (b Burst) Accounts() int { return b.Senders + 1 }
+
+// Result is a burst's measurement. TPS counts committed transfers over the
+// time from the first send to the last inclusion; latency is send to
+// inclusion (the moment the watcher saw the block).
+type Result struct {
+	Committed, Blocks  int
+	TPS                float64
+	P50, P90, P99, Max time.Duration
+	NodeCPU, BenchCPU  float64 // cores used by the node and by this process during the burst
+}
+
+// Dial connects to a node with a connection pool sized for concurrent
+// senders (net/http's default keeps 2 idle connections per host, and
+// every other send would open a new one).
+func Dial(url string) (*rpc.Client, error) {
+	tr := &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256, IdleConnTimeout: time.Minute}
+	return rpc.DialOptions(context.Background(), url, rpc.WithHTTPClient(&http.Client{Transport: tr}))
+}
+
+// Run prepares the node at url (for ERC20: deploys the token and gives each
+// sender tokens), pre-signs the burst, sends it and measures it. node, if
+// not nil, is sampled for CPU time.
+func Run(ctx context.Context, url string, node *peer.Node, b Burst) (Result, error) {
+	if b.Txs%b.Senders != 0 {
+		return Result{}, fmt.Errorf("%d transfers do not split evenly over %d senders", b.Txs, b.Senders)
+	}
+	if b.Timeout == 0 {
+		b.Timeout = time.Minute
+	}
+	c, err := Dial(url)
+	if err != nil {
+		return Result{}, err
+	}
+	defer c.Close()
+	eth := ethclient.NewClient(c)
+	s, err := newSigner(ctx, eth, b.Accounts())
+	if err != nil {
+		return Result{}, err
+	}
+	var token *common.Address
+	if b.Kind == ERC20 {
+		addr, err := s.fundTokens(ctx, eth, b.Senders)
+		if err != nil {
+			return Result{}, fmt.Errorf("token setup: %w", err)
+		}
+		token = &addr
+	}
+	batches, err := s.burst(ctx, eth, b, token)
+	if err != nil {
+		return Result{}, err
+	}
+	head, err := eth.BlockNumber(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	return send(ctx, eth, c, node, batches, head, b)
+}
+
+func send(ctx context.Context, eth *ethclient.Client, c *rpc.Client, node *peer.Node, batches [][]*types.Transaction, head uint64, b Burst) (Result, error) {
+	var (
+		sentAt  = make(map[common.Hash]time.Time, b.Txs)
+		mu      sync.Mutex
+		wg      sync.WaitGroup
+		sendErr error
+	)
+	cpu0, self0 := nodeCPU(node), peer.SelfCPU()
+	start := time.Now()
+	w := watch(c, head, b.Txs)
+	for _, batch := range batches {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, tx := range batch {
+				mu.Lock()
+				sentAt[tx.Hash()] = time.Now()
+				mu.Unlock()
+				if err := eth.SendTransaction(ctx, tx); err != nil {
+					mu.Lock()
+					sendErr = fmt.Errorf("send: %w", err)
+					mu.Unlock()
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if sendErr != nil {
+		w.stop()
+		return Result{}, sendErr
+	}
+	included, blocks := w.wait(b.Timeout)
+	elapsed := time.Since(start)
+	cpu1, self1 := nodeCPU(node), peer.SelfCPU()
+
+	var lat []time.Duration
+	var last time.Time
+	for h, at := range included {
+		if s, ok := sentAt[h]; ok {
+			lat = append(lat, at.Sub(s))
+			if at.After(last) {
+				last = at
+			}
+		}
+	}
+	slices.Sort(lat)
+	r := Result{Committed: len(lat), Blocks: blocks,
+		NodeCPU: (cpu1 - cpu0).Seconds() / elapsed.Seconds(), BenchCPU: (self1 - self0).Seconds() / elapsed.Seconds()}
+	if len(lat) > 0 {
+		r.TPS = float64(len(lat)) / last.Sub(start).Seconds()
+		r.P50, r.P90, r.P99, r.Max = Pct(lat, 50), Pct(lat, 90), Pct(lat, 99), lat[len(lat)-1]
+	}
+	return r, nil
+}
+
+func nodeCPU(n *peer.Node) time.Duration {
+	if n == nil {
+		return 0
+	}
+	return n.CPU()
+}
+
+// Pct is the p-th percentile of sorted durations.
+func Pct(sorted []time.Duration, p int) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	return sorted[(len(sorted)-1)*p/100]
+}
+
+// signer signs for the test mnemonic's accounts on one node.
+type signer struct {
+	keys    []*accounts.Key
+	nonces  []uint64
+	signer  types.Signer
+	chainID *big.Int
+	feeCap  *big.Int
+}
+
+var tip = big.NewInt(1e9)
+
+func newSigner(ctx context.Context, eth *ethclient.Client, n int) (*signer, error) {
+	keys, err := accounts.DeriveKeys(accounts.TestMnemonic, n)
+	if err != nil {
+		return nil, err
+	}
+	chainID, err := eth.ChainID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	h, err := eth.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	baseFee := h.BaseFee
+	if baseFee == nil {
+		baseFee = big.NewInt(1e9)
+	}
+	s := &signer{keys: keys, nonces: make([]uint64, n), signer: types.LatestSignerForChainID(chainID), chainID: chainID,
+		feeCap: new(big.Int).Add(new(big.Int).Mul(baseFee, big.NewInt(4)), tip)}
+	for i, k := range keys {
+		if s.nonces[i], err = eth.PendingNonceAt(ctx, k.Address); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// sign signs the next transaction of account i.
+func (s *signer) sign(i int, to *common.Address, gas uint64, value *big.Int, data []byte) (*types.Transaction, error) {
+	tx, err := types.SignNewTx(s.keys[i].Private, s.signer, &types.DynamicFeeTx{ChainID: s.chainID, Nonce: s.nonces[i],
+		GasTipCap: tip, GasFeeCap: s.feeCap, Gas: gas, To: to, Value: value, Data: data})
+	if err == nil {
+		s.nonces[i]++
+	}
+	return tx, err
+}
+
+var token = contracts.MustLoad("EmberToken")
+
+// fundTokens deploys the token from account senders and sends each sender
+// a million units, and waits for all of it.
+func (s *signer) fundTokens(ctx context.Context, eth *ethclient.Client, senders int) (common.Address, error) {
+	supply := new(big.Int).Lsh(big.NewInt(1), 128)
+	data, err := token.DeployData(supply)
+	if err != nil {
+		return common.Address{}, err
+	}
+	deploy, err := s.sign(senders, nil, 3_000_000, nil, data)
+	if err != nil {
+		return common.Address{}, err
+	}
+	if err := eth.SendTransaction(ctx, deploy); err != nil {
+		return common.Address{}, err
+	}
+	addr := crypto.CreateAddress(s.keys[senders].Address, deploy.Nonce())
+	var last *types.Transaction
+	for i := 0; i < senders; i++ {
+		data, err := token.ABI.Pack("transfer", s.keys[i].Address, big.NewInt(1_000_000))
+		if err != nil {
+			return common.Address{}, err
+		}
+		if last, err = s.sign(senders, &addr, erc20Gas, nil, data); err != nil {
+			return common.Address{}, err
+		}
+		if err := eth.SendTransaction(ctx, last); err != nil {
+			return common.Address{}, err
+		}
+	}
+	for _, tx := range []*types.Transaction{deploy, last} {
+		if _, err := WaitReceipt(ctx, eth, tx.Hash(), time.Minute); err != nil {
+			return common.Address{}, err
+		}
+	}
+	return addr, nil
+}
+
+// burst pre-signs every sender's transfers, to fresh recipients, so
+// signing is not measured.
+func (s *signer) burst(ctx context.Context, eth *ethclient.Client, b Burst, tokenAddr *common.Address) ([][]*types.Transaction, error) {
+	per := b.Txs / b.Senders
+	out := make([][]*types.Transaction, b.Senders)
+	for i := range out {
+		for j := 0; j < per; j++ {
+			to := common.BytesToAddress(crypto.Keccak256([]byte(fmt.Sprintf("bench-%s-%d-%d", b.Kind, i, j)))[:20])
+			var tx *types.Transaction
+			var err error
+			if tokenAddr == nil {
+				tx, err = s.sign(i, &to, 21_000, big.NewInt(1), nil)
+			} else {
+				data, perr := token.ABI.Pack("transfer", to, big.NewInt(1))
+				if perr != nil {
+					return nil, perr
+				}
+				tx, err = s.sign(i, tokenAddr, erc20Gas, nil, data)
+			}
+			if err != nil {
+				return nil, err
+			}
+			out[i] = append(out[i], tx)
+		}
+	}
+	return out, nil
+}
+
+// WaitReceipt polls for a receipt every 5 ms and checks the transaction
+// succeeded.
+func WaitReceipt(ctx context.Context, eth *ethclient.Client, hash common.Hash, timeout time.Duration) (*types.Receipt, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		r, err := eth.TransactionReceipt(ctx, hash)
+		if err == nil {
+			if r.Status != types.ReceiptStatusSuccessful {
+				return nil, fmt.Errorf("tx %s failed", hash)
+			}
+			return r, nil
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("no receipt for %s after %v: %v", hash, timeout, err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// Latency sends n ETH transfers one at a time from account 0, each after
+// the previous one's receipt, and returns the send → receipt times (the
+// receipt polled every 5 ms), sorted.
+func Latency(ctx context.Context, url string, n int) ([]time.Duration, error) {
+	c, err := Dial(url)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	eth := ethclient.NewClient(c)
+	s, err := newSigner(ctx, eth, 1)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]time.Duration, 0, n)
+	for i := 0; i < n; i++ {
+		to := common.BytesToAddress(crypto.Keccak256([]byte(fmt.Sprintf("bench-latency-%d", i)))[:20])
+		tx, err := s.sign(0, &to, 21_000, big.NewInt(1), nil)
+		if err != nil {
+			return nil, err
+		}
+		start := time.Now()
+		if err := eth.SendTransaction(ctx, tx); err != nil {
+			return nil, err
+		}
+		if _, err := WaitReceipt(ctx, eth, tx.Hash(), 30*time.Second); err != nil {
+			return nil, err
+		}
+		out = append(out, time.Since(start))
+	}
+	slices.Sort(out)
+	return out, nil
+}
