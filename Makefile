@@ -6,7 +6,7 @@ LDFLAGS  := -X github.com/emberchain/ember/app.Version=$(VERSION)
 
 FUZZTIME ?= 10s
 
-.PHONY: build dev test test-unit fuzz contracts bench-transfers bench-logs bench-reads bench-traces bench-txpool bench-explorer vet fmt clean
+.PHONY: build dev test test-unit fuzz contracts bench bench-transfers bench-logs bench-reads bench-traces bench-txpool bench-explorer vet fmt clean
 
 build: ## build emberd into build/emberd
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/emberd
@@ -31,6 +31,9 @@ test-unit: ## run the tests that need no node
 
 vet:
 	$(GO) vet ./...
+
+bench: build ## Ember (explorer on and off), geth --dev and anvil in one run: writes, send→receipt latency and reads with ratios (BENCH_FLAGS="-parts reads"; see bench/README.md)
+	(cd bench && npm install --no-audit --no-fund) && $(GO) run ./bench/compare -emberd $(BIN) $(BENCH_FLAGS)
 
 bench-transfers: build ## transfers/s and latency, Ember vs anvil (see bench/README.md)
 	$(GO) run ./bench/transfers -emberd $(BIN)
