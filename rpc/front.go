@@ -221,6 +221,22 @@ type fastRequest struct {
 type reqBuf struct {
 	buf        []byte
 	start, end int
+	deadline   time.Time // the connection's read deadline
+}
+
+// extendDeadline sets the read deadline to about d from now for the wait
+// for the next request. A deadline already within a tenth of d (at most a
+// second) of that is kept: resetting a timer for every request of a busy
+// connection cost more than the rest of parsing it.
+func (b *reqBuf) extendDeadline(c net.Conn, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	want := time.Now().Add(d)
+	if want.Sub(b.deadline) > min(d/10, time.Second) || b.deadline.After(want) {
+		b.deadline = want
+		c.SetReadDeadline(want)
+	}
 }
 
 func (b *reqBuf) pending() []byte { return b.buf[b.start:b.end] }
@@ -258,12 +274,12 @@ func (b *reqBuf) next(c net.Conn, bodyLimit int, idle, read time.Duration) (fast
 		}
 		// Wait for the next request with the idle timeout, then read it
 		// within the read timeout.
-		d := read
 		if len(p) == 0 && !waited {
-			d, waited = idle, true
-		}
-		if d > 0 {
-			c.SetReadDeadline(time.Now().Add(d))
+			waited = true
+			b.extendDeadline(c, idle)
+		} else if read > 0 {
+			b.deadline = time.Now().Add(read)
+			c.SetReadDeadline(b.deadline)
 		}
 		if err := b.fill(c, len(p)+1); err != nil {
 			return fastRequest{}, err
