@@ -167,8 +167,9 @@ func runWrites(kinds []nodeKind, rounds, txs, anvilTxs, senders int) map[writes.
 					b.Txs = anvilTxs
 				}
 				n, err := kinds[i].start(b.Accounts())
-				if err != nil {
-					fatalf("start %s: %v", kinds[i].key, err)
+				if err != nil { // counted as a failed round: the others go on
+					fmt.Fprintf(os.Stderr, "%s round %d: start %s: %v\n", kind, r+1, kinds[i].key, err)
+					continue
 				}
 				track(n)
 				result, err := writes.Run(context.Background(), n.URL, n, b)
@@ -193,7 +194,8 @@ func runLatency(kinds []nodeKind, n, accounts int) []*latency {
 	for i, k := range kinds {
 		node, err := k.start(accounts)
 		if err != nil {
-			fatalf("start %s: %v", k.key, err)
+			fmt.Fprintf(os.Stderr, "latency: start %s: %v\n", k.key, err)
+			continue
 		}
 		track(node)
 		lat, err := writes.Latency(context.Background(), node.URL, n)

@@ -214,9 +214,17 @@ func fundFromDev(url string, n int) error {
 		return err
 	}
 	value := (*hexutil.Big)(new(big.Int).Mul(big.NewInt(1000), big.NewInt(1e18)))
+	// Explicit nonces: geth picks the next one from its pool, which a block
+	// being sealed meanwhile can leave behind ("replacement transaction
+	// underpriced").
+	var nonce hexutil.Uint64
+	if err := c.Call(&nonce, "eth_getTransactionCount", devs[0], "pending"); err != nil {
+		return err
+	}
 	var last common.Hash
-	for _, k := range keys {
-		if err := c.Call(&last, "eth_sendTransaction", map[string]any{"from": devs[0], "to": k.Address, "value": value}); err != nil {
+	for i, k := range keys {
+		tx := map[string]any{"from": devs[0], "to": k.Address, "value": value, "nonce": nonce + hexutil.Uint64(i)}
+		if err := c.Call(&last, "eth_sendTransaction", tx); err != nil {
 			return err
 		}
 	}
