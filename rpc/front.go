@@ -245,8 +245,14 @@ func (b *reqBuf) consume(n int) {
 	b.start += n
 	if b.start == b.end {
 		b.start, b.end = 0, 0
+		if len(b.buf) > maxKeptBuf { // a large body came: do not keep its room
+			b.buf = make([]byte, maxKeptBuf)
+		}
 	}
 }
+
+// maxKeptBuf is the most a connection keeps for reading between requests.
+const maxKeptBuf = 64 << 10
 
 // next reads until it holds a whole request head and, when the fast path
 // may take the request, its body. A request it will not take is reported
@@ -263,6 +269,10 @@ func (b *reqBuf) next(c net.Conn, bodyLimit int, idle, read time.Duration) (fast
 			size := end + 4 + n
 			if len(p) >= size {
 				return fastRequest{take: true, body: p[end+4 : size], size: size}, nil
+			}
+			if read > 0 { // the rest of the body within the read timeout
+				b.deadline = time.Now().Add(read)
+				c.SetReadDeadline(b.deadline)
 			}
 			if err := b.fill(c, size); err != nil {
 				return fastRequest{}, err
