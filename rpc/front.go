@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -142,6 +143,15 @@ func (f *front) close() {
 
 // serveConn answers requests on c while the fast path takes them.
 func (f *front) serveConn(c net.Conn) {
+	defer func() { // as net/http: a panic ends the connection, not the node
+		if p := recover(); p != nil {
+			buf := make([]byte, 64<<10)
+			buf = buf[:runtime.Stack(buf, false)]
+			f.log.Error("JSON-RPC connection handler crashed", "remote", c.RemoteAddr().String(), "panic", p, "stack", string(buf))
+			f.untrack(c)
+			c.Close()
+		}
+	}()
 	in := &reqBuf{buf: make([]byte, f.bufSize)}
 	out := new(bytes.Buffer)
 	body := new(bytes.Buffer)
