@@ -6,7 +6,7 @@ LDFLAGS  := -X github.com/emberchain/ember/app.Version=$(VERSION)
 
 FUZZTIME ?= 10s
 
-.PHONY: build dev test test-unit fuzz contracts bench bench-transfers bench-logs bench-reads bench-traces bench-txpool bench-explorer vet fmt clean
+.PHONY: build dev test test-unit fuzz contracts bench bench-peers bench-transfers bench-logs bench-reads bench-traces bench-txpool bench-explorer vet fmt clean
 
 build: ## build emberd into build/emberd
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/emberd
@@ -32,8 +32,19 @@ test-unit: ## run the tests that need no node
 vet:
 	$(GO) vet ./...
 
-bench: build ## Ember (explorer on and off), geth --dev and anvil in one run: writes, send→receipt latency and reads with ratios (BENCH_FLAGS="-parts reads"; see bench/README.md)
-	(cd bench && npm install --no-audit --no-fund) && $(GO) run ./bench/compare -emberd $(BIN) $(BENCH_FLAGS)
+GETH_VERSION ?= v1.17.8
+GETH         ?= build/geth-$(GETH_VERSION)/geth
+BENCH_FLAGS  ?=
+
+bench: build bench-peers ## Ember (explorer on and off) vs geth --dev and anvil in one run: writes, send→receipt latency, reads under wrk (~10 min; BENCH_FLAGS="-parts reads -rounds 1 ..."; see bench/README.md)
+	$(GO) run ./bench/compare -emberd $(BIN) -geth $(GETH) $(BENCH_FLAGS)
+
+bench-peers: $(GETH) ## the peers the benchmarks compare against: anvil (npm, bench/node_modules) and geth (build/geth-<version>); wrk comes from Debian (apt-get install wrk)
+	@test -d bench/node_modules/@foundry-rs/anvil || (cd bench && npm install --no-audit --no-fund)
+	@command -v wrk >/dev/null || echo "wrk not found: apt-get install wrk (make bench's reads need it)"
+
+$(GETH):
+	GOBIN=$(abspath $(dir $(GETH))) GOFLAGS= $(GO) install github.com/ethereum/go-ethereum/cmd/geth@$(GETH_VERSION)
 
 bench-transfers: build ## transfers/s and latency, Ember vs anvil (see bench/README.md)
 	$(GO) run ./bench/transfers -emberd $(BIN)

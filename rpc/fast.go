@@ -54,6 +54,7 @@ type fastPath struct {
 
 // fastMethod is one method as go-ethereum's server would call it.
 type fastMethod struct {
+	name    string
 	fn      reflect.Value // bound method
 	hasCtx  bool
 	args    []reflect.Type
@@ -73,6 +74,7 @@ func newFastPath(next http.Handler, services map[string][]any, bodyLimit int, lo
 		ns, method, _ := strings.Cut(name, "_")
 		for _, svc := range services[ns] {
 			if m := lookupMethod(svc, method); m != nil {
+				m.name = name
 				f.methods[name] = m
 				break
 			}
@@ -113,6 +115,10 @@ type request struct {
 	ID      json.RawMessage   `json:"id"`
 	Method  string            `json:"method"`
 	Params  []json.RawMessage `json:"params"`
+
+	// scanCall's: the method name as written, and room for the params.
+	method []byte
+	params [4]json.RawMessage
 }
 
 func (f *fastPath) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -198,6 +204,12 @@ func (f *fastPath) decode(body []byte, req *request) (*fastMethod, []reflect.Val
 	}
 	if req.Version != "2.0" || len(req.ID) == 0 || req.ID[0] == '{' || req.ID[0] == '[' {
 		return nil, nil, false
+	}
+	if scanned {
+		req.Method = ""
+		if m := f.methods[string(req.method)]; m != nil {
+			req.Method = m.name
+		}
 	}
 	m := f.methods[req.Method]
 	if m == nil {

@@ -12,7 +12,8 @@ import (
 // whose keys are among "jsonrpc", "id", "method" and "params", each at most
 // once and written without escapes, with string "jsonrpc" and "method"
 // values without escapes and "params" an array or null; the whole body is
-// valid JSON. It fills req as json.Unmarshal would and reports ok; for
+// valid JSON. It fills req as json.Unmarshal would (the method name in
+// req.method, which decode resolves without a copy) and reports ok; for
 // anything else (other or differently cased keys, which encoding/json
 // matches case-insensitively, duplicates, escapes, invalid JSON) it reports
 // false and json.Unmarshal decides, as before.
@@ -50,7 +51,10 @@ func scanCall(body []byte, req *request) bool {
 			if !ok {
 				return false
 			}
-			req.Version = string(v)
+			req.Version = "2.0"
+			if string(v) != req.Version {
+				req.Version = string(v)
+			}
 		case "id":
 			k = 1
 			start := s.i
@@ -64,7 +68,7 @@ func scanCall(body []byte, req *request) bool {
 			if !ok {
 				return false
 			}
-			req.Method = string(v)
+			req.method = v
 		case "params":
 			k = 3
 			if !s.params(req) {
@@ -150,7 +154,7 @@ func (s *scanner) params(req *request) bool {
 	if !s.byte('[') {
 		return false
 	}
-	req.Params = make([]json.RawMessage, 0, 4)
+	req.Params = req.params[:0]
 	s.space()
 	if s.byte(']') {
 		return true

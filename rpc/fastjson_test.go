@@ -2,6 +2,7 @@ package rpc
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"math/big"
 	"reflect"
@@ -46,7 +47,7 @@ func FuzzScanCall(f *testing.F) {
 		if err := json.Unmarshal(body, &want); err != nil {
 			t.Fatalf("scanned %q, json.Unmarshal: %v", body, err)
 		}
-		if got.Version != want.Version || got.Method != want.Method || !bytes.Equal(got.ID, want.ID) ||
+		if got.Version != want.Version || string(got.method) != want.Method || !bytes.Equal(got.ID, want.ID) ||
 			(got.Params == nil) != (want.Params == nil) || len(got.Params) != len(want.Params) {
 			t.Fatalf("%q: scanned %+v, encoding/json %+v", body, got, want)
 		}
@@ -109,5 +110,29 @@ func TestEncodeResultLikeMarshal(t *testing.T) {
 		if string(got) != string(want) || (err == nil) != (werr == nil) {
 			t.Errorf("%T %v: %s %v, json.Marshal %s %v", v, v, got, err, want, werr)
 		}
+	}
+}
+
+// BenchmarkFastAnswer is the fast path's own cost per request (the socket
+// work and the method aside).
+func BenchmarkFastAnswer(b *testing.B) {
+	old := fastMethods
+	fastMethods = []string{"eth_blockNumber", "eth_getBalance"}
+	defer func() { fastMethods = old }()
+	f := newFastPath(nil, map[string][]any{"eth": {testService{}}}, 1<<20, nil)
+	for _, body := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}`,
+		`{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":["0x0000000000000000000000000000000000000007","latest"]}`,
+	} {
+		b.Run(body[34:48], func(b *testing.B) {
+			var out bytes.Buffer
+			b.ReportAllocs()
+			for b.Loop() {
+				out.Reset()
+				if ok, err := f.answer(context.Background(), []byte(body), &out); !ok || err != nil {
+					b.Fatal(ok, err)
+				}
+			}
+		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -142,6 +143,15 @@ func (f *front) close() {
 
 // serveConn answers requests on c while the fast path takes them.
 func (f *front) serveConn(c net.Conn) {
+	defer func() { // as net/http: a panic ends the connection, not the node
+		if p := recover(); p != nil {
+			buf := make([]byte, 64<<10)
+			buf = buf[:runtime.Stack(buf, false)]
+			f.log.Error("JSON-RPC connection handler crashed", "remote", c.RemoteAddr().String(), "panic", p, "stack", string(buf))
+			f.untrack(c)
+			c.Close()
+		}
+	}()
 	in := &reqBuf{buf: make([]byte, f.bufSize)}
 	out := new(bytes.Buffer)
 	body := new(bytes.Buffer)
@@ -221,6 +231,22 @@ type fastRequest struct {
 type reqBuf struct {
 	buf        []byte
 	start, end int
+	deadline   time.Time // the connection's read deadline
+}
+
+// extendDeadline sets the read deadline to about d from now for the wait
+// for the next request. A deadline already within a tenth of d (at most a
+// second) of that is kept: resetting a timer for every request of a busy
+// connection cost more than the rest of parsing it.
+func (b *reqBuf) extendDeadline(c net.Conn, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	want := time.Now().Add(d)
+	if want.Sub(b.deadline) > min(d/10, time.Second) || b.deadline.After(want) {
+		b.deadline = want
+		c.SetReadDeadline(want)
+	}
 }
 
 func (b *reqBuf) pending() []byte { return b.buf[b.start:b.end] }
@@ -229,8 +255,14 @@ func (b *reqBuf) consume(n int) {
 	b.start += n
 	if b.start == b.end {
 		b.start, b.end = 0, 0
+		if len(b.buf) > maxKeptBuf { // a large body came: do not keep its room
+			b.buf = make([]byte, maxKeptBuf)
+		}
 	}
 }
+
+// maxKeptBuf is the most a connection keeps for reading between requests.
+const maxKeptBuf = 64 << 10
 
 // next reads until it holds a whole request head and, when the fast path
 // may take the request, its body. A request it will not take is reported
@@ -248,6 +280,10 @@ func (b *reqBuf) next(c net.Conn, bodyLimit int, idle, read time.Duration) (fast
 			if len(p) >= size {
 				return fastRequest{take: true, body: p[end+4 : size], size: size}, nil
 			}
+			if read > 0 { // the rest of the body within the read timeout
+				b.deadline = time.Now().Add(read)
+				c.SetReadDeadline(b.deadline)
+			}
 			if err := b.fill(c, size); err != nil {
 				return fastRequest{}, err
 			}
@@ -258,12 +294,12 @@ func (b *reqBuf) next(c net.Conn, bodyLimit int, idle, read time.Duration) (fast
 		}
 		// Wait for the next request with the idle timeout, then read it
 		// within the read timeout.
-		d := read
 		if len(p) == 0 && !waited {
-			d, waited = idle, true
-		}
-		if d > 0 {
-			c.SetReadDeadline(time.Now().Add(d))
+			waited = true
+			b.extendDeadline(c, idle)
+		} else if read > 0 {
+			b.deadline = time.Now().Add(read)
+			c.SetReadDeadline(b.deadline)
 		}
 		if err := b.fill(c, len(p)+1); err != nil {
 			return fastRequest{}, err

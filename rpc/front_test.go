@@ -219,3 +219,25 @@ func TestFrontIdleTimeout(t *testing.T) {
 		t.Fatalf("answer %q", b)
 	}
 }
+
+// TestFrontLargeBody sends a fast-path request whose body is larger than
+// the front's buffer, whole and in pieces, and compares with net/http.
+func TestFrontLargeBody(t *testing.T) {
+	big := func(c *Config) { c.MaxBodySize = 1 << 20 }
+	withFront, plain := startFrontServer(t, false, big), startFrontServer(t, true, big)
+	input := "0x01" + strings.Repeat("ab", 150_000)
+	req := httpReq(`{"jsonrpc":"2.0","id":1,"method":"eth_call","params":["` + input + `"]}`)
+	next := httpReq(`{"jsonrpc":"2.0","id":2,"method":"eth_blockNumber"}`, "Connection: close")
+	for name, pieces := range map[string][]string{
+		"whole":     {req + next},
+		"in pieces": {req[:100], req[100:70_000], req[70_000:] + next},
+	} {
+		got, want := exchange(t, withFront.Addr("http"), pieces...), exchange(t, plain.Addr("http"), pieces...)
+		if got != want {
+			t.Errorf("%s: answers differ (%d and %d bytes)", name, len(got), len(want))
+		}
+		if !strings.Contains(want, input) || !strings.Contains(want, `"id":2,"result":"0x1234"`) {
+			t.Errorf("%s: answer %.200q", name, want)
+		}
+	}
+}

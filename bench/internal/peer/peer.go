@@ -5,6 +5,7 @@ package peer
 import (
 	"bytes"
 	"fmt"
+	"math/big"
 	"net"
 	"os"
 	"os/exec"
@@ -13,7 +14,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/emberchain/ember/accounts"
 )
 
 // Node is a running node under test.
@@ -172,6 +177,66 @@ func Geth(bin string) (*Node, error) {
 		"--http.api", "eth,net,web3", "--port", "0", "--authrpc.port", FreePort(), "--verbosity", "1", "--nodiscover", "--maxpeers", "0",
 		"--ipcdisable")
 	return launch("geth --dev", cmd, "http://127.0.0.1:"+port, home)
+}
+
+// GethDev runs geth --dev as it runs by default (an in-memory chain, the
+// dev account prefunded), with HTTP JSON-RPC, and funds the first accounts
+// of the test mnemonic from the dev account (1,000 ETH each).
+func GethDev(bin string, accounts int) (*Node, error) {
+	port := FreePort()
+	cmd := exec.Command(bin, "--dev", "--http", "--http.addr", "127.0.0.1", "--http.port", port, "--http.api", "eth,net,web3",
+		"--port", "0", "--authrpc.port", FreePort(), "--verbosity", "1", "--nodiscover", "--maxpeers", "0", "--ipcdisable")
+	n, err := launch("geth --dev", cmd, "http://127.0.0.1:"+port, "")
+	if err != nil {
+		return nil, err
+	}
+	if err := fundFromDev(n.URL, accounts); err != nil {
+		n.Stop()
+		return nil, fmt.Errorf("fund accounts from geth's dev account: %w", err)
+	}
+	return n, nil
+}
+
+// fundFromDev sends 1,000 ETH from the node's first account (unlocked) to
+// each of the first n test-mnemonic accounts and waits for the last one.
+func fundFromDev(url string, n int) error {
+	c, err := rpc.Dial(url)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	var devs []common.Address
+	if err := c.Call(&devs, "eth_accounts"); err != nil || len(devs) == 0 {
+		return fmt.Errorf("no dev account (%v)", err)
+	}
+	keys, err := accounts.DeriveKeys(accounts.TestMnemonic, n)
+	if err != nil {
+		return err
+	}
+	value := (*hexutil.Big)(new(big.Int).Mul(big.NewInt(1000), big.NewInt(1e18)))
+	// Explicit nonces: geth picks the next one from its pool, which a block
+	// being sealed meanwhile can leave behind ("replacement transaction
+	// underpriced").
+	var nonce hexutil.Uint64
+	if err := c.Call(&nonce, "eth_getTransactionCount", devs[0], "pending"); err != nil {
+		return err
+	}
+	var last common.Hash
+	for i, k := range keys {
+		tx := map[string]any{"from": devs[0], "to": k.Address, "value": value, "nonce": nonce + hexutil.Uint64(i)}
+		if err := c.Call(&last, "eth_sendTransaction", tx); err != nil {
+			return err
+		}
+	}
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		var r map[string]any
+		if err := c.Call(&r, "eth_getTransactionReceipt", last); err == nil && r != nil {
+			return nil
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return fmt.Errorf("funding not mined within a minute")
 }
 
 func launch(name string, cmd *exec.Cmd, url, home string) (*Node, error) {
