@@ -378,11 +378,13 @@ func intsToAny(a []int) []any {
 }
 
 func checkInternalLists(t *testing.T, n *Node, s *blockscoutSchemas, f *traceFixture, sw *swapFixture) {
-	// All: 7 Tracee runs × 8 + the swap's 3 (fee call, two token transfers),
-	// newest first, over two pages, each once.
+	// All: 7 Tracee runs × 8 (and the fixture's earlier attempts' runs) +
+	// the swap's 3 (fee call, two token transfers), newest first, over two
+	// pages, each once.
+	runs := 7 + f.earlierRuns
 	all := n.followPages(t, s, "InternalTransaction", "/api/v2/internal-transactions")
-	if len(all) != 7*8+3 {
-		t.Fatalf("%d internal transactions, want %d", len(all), 7*8+3)
+	if len(all) != runs*8+3 {
+		t.Fatalf("%d internal transactions, want %d (%d runs)", len(all), runs*8+3, runs)
 	}
 	seen := map[string]bool{}
 	for i, it := range all {
@@ -413,7 +415,7 @@ func checkInternalLists(t *testing.T, n *Node, s *blockscoutSchemas, f *traceFix
 		"/api/v2/addresses/" + childA.Hex() + "/internal-transactions":               5, // created, set, fail, die, selfdestruct
 		"/api/v2/addresses/" + childA.Hex() + "/internal-transactions?filter=from":   1,
 		"/api/v2/addresses/" + childA.Hex() + "/internal-transactions?filter=to":     4,
-		"/api/v2/addresses/" + f.sender.Hex() + "/internal-transactions?filter=to":   7, // each run's selfdestruct refund
+		"/api/v2/addresses/" + f.sender.Hex() + "/internal-transactions?filter=to":   runs, // each run's selfdestruct refund
 	} {
 		items := n.followPages(t, s, "InternalTransaction", path)
 		if len(items) != want {

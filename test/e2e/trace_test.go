@@ -47,6 +47,10 @@ type traceFixture struct {
 	childABI   *contracts.Contract
 	blockNum   *big.Int
 	firstCount uint64 // counter after run(7)
+	// earlierRuns counts the runs of earlier attempts (on Tracees of their
+	// own) whose two transactions did not share a block: they stay in the
+	// chain and count in chain-wide and sender-wide lists.
+	earlierRuns int
 }
 
 func buildTraceFixture(t *testing.T, n *Node) *traceFixture {
@@ -75,6 +79,7 @@ func buildTraceFixture(t *testing.T, n *Node) *traceFixture {
 		if attempt == 3 {
 			t.Fatal("two batched txs never landed in one block")
 		}
+		f.earlierRuns += len(txs)
 	}
 }
 
