@@ -24,7 +24,25 @@ type Indexer struct {
 	head    atomic.Uint64 // source head last seen, +1 (0 = none yet)
 	indexed atomic.Uint64 // store height, +1 (0 = nothing indexed)
 	tokens  tokenCache    // tokens whose metadata was read
+
+	// yieldMax bounds how long the indexer leaves a busy source alone
+	// (Yield); 0 = never waits. behind is when it found itself behind the
+	// head after being caught up: the bound counts from then.
+	yieldMax time.Duration
+	behind   time.Time
 }
+
+// yieldPoll is how often a yielding indexer looks whether the source is
+// still busy: an RLock on the pool, so cheap, and short next to a block.
+const yieldPoll = 10 * time.Millisecond
+
+// Yield makes the indexer wait while its source is busy making blocks, for
+// at most max after it fell behind, then index in one large batch. An
+// indexer in the node's process competes with consensus for the CPU: during
+// a burst it would slow every block, so it defers to them and catches up in
+// the pauses (or when max has passed, so the lag stays bounded under a
+// steady load). Sources that are not BusySources are indexed as they come.
+func (ix *Indexer) Yield(max time.Duration) { ix.yieldMax = max }
 
 // IndexerBatch is how many blocks one database transaction holds at most
 // while catching up, and IndexerBatchTxs about how many transactions: large
@@ -84,9 +102,16 @@ func (ix *Indexer) CatchUp(ctx context.Context) error {
 	if ok {
 		next = height + 1
 	}
+	if next > head {
+		ix.behind = time.Time{}
+		return nil
+	}
+	if ix.behind.IsZero() {
+		ix.behind = time.Now()
+	}
 	for next <= head {
-		if ctx.Err() != nil {
-			return ctx.Err()
+		if head, err = ix.yield(ctx, head); err != nil {
+			return err
 		}
 		batch, err := ix.buildBatch(ctx, next, head)
 		if err != nil {
@@ -99,7 +124,35 @@ func (ix *Indexer) CatchUp(ctx context.Context) error {
 		ix.indexed.Store(last + 1)
 		next = last + 1
 	}
+	ix.behind = time.Time{}
 	return nil
+}
+
+// yield waits while the source is busy and the indexer has been behind for
+// less than yieldMax, keeping the head it reports current so that the
+// indexing status shows the lag. It returns the newest head seen.
+func (ix *Indexer) yield(ctx context.Context, head uint64) (uint64, error) {
+	busy, ok := ix.src.(BusySource)
+	if !ok || ix.yieldMax <= 0 {
+		return head, ctx.Err()
+	}
+	deadline := ix.behind.Add(ix.yieldMax)
+	for busy.Busy() && time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return head, ctx.Err()
+		case <-time.After(yieldPoll):
+		}
+		h, ok, err := ix.src.Head(ctx)
+		if err != nil {
+			return head, err
+		}
+		if ok && h > head {
+			head = h
+			ix.head.Store(h + 1)
+		}
+	}
+	return head, ctx.Err()
 }
 
 // buildBatch builds the blocks from next on that one database transaction

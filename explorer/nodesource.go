@@ -21,7 +21,8 @@ type NodeSource struct {
 	st      *store.Store
 	notify  chan struct{}
 	pending func() (pending, queued map[common.Address][]*types.Transaction)
-	tracer  Tracer // the node's, for raw traces and state changes (nodesource_traces.go)
+	busy    func() bool // transactions wait for a block (SetBusy)
+	tracer  Tracer      // the node's, for raw traces and state changes (nodesource_traces.go)
 
 	// recent holds the blocks the app published and the indexer has not
 	// read yet, so the indexer takes the senders admission already recovered
@@ -58,6 +59,14 @@ func (s *NodeSource) Committed(b *app.CommittedBlock) {
 	default:
 	}
 }
+
+// SetBusy gives the source the node's "transactions wait for a block"
+// test, making it a BusySource: the indexer then yields to consensus while
+// it holds.
+func (s *NodeSource) SetBusy(busy func() bool) { s.busy = busy }
+
+// Busy implements BusySource.
+func (s *NodeSource) Busy() bool { return s.busy != nil && s.busy() }
 
 // Notify implements Source.
 func (s *NodeSource) Notify() <-chan struct{} { return s.notify }

@@ -47,3 +47,10 @@ type Source interface {
 type GenesisSource interface {
 	GenesisAccounts(ctx context.Context) ([]common.Address, error)
 }
+
+// BusySource is a Source that tells when it is making blocks: transactions
+// wait in its pool for the next one. An indexer sharing the node's CPU
+// leaves it to consensus while the source is busy (Indexer.Yield).
+type BusySource interface {
+	Busy() bool
+}

@@ -376,6 +376,7 @@ func (n *Node) startExplorer() error {
 	}
 	src := explorerindex.NewNodeSource(n.store, n.pool.Content)
 	src.SetTracer(newExplorerTracer(n))
+	src.SetBusy(func() bool { pending, _ := n.pool.Stats(); return pending > 0 })
 	n.app.CaptureInternalCalls(true) // internal transactions, stored with each block
 	n.app.OnCommit(src.Committed)
 	cfg := n.cfg.Explorer

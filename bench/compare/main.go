@@ -81,6 +81,8 @@ func main() {
 		duration   = flag.Duration("duration", 8*time.Second, "wrk time per read method per node")
 		conns      = flag.Int("conns", 32, "wrk keep-alive connections (1 thread)")
 		wrkBin     = flag.String("wrk", "wrk", "wrk binary (Debian's wrk)")
+		profile    = flag.String("profile", "", "write a CPU profile of each Ember write burst into this directory (go tool pprof DIR/FILE)")
+		profileFor = flag.Duration("profile-seconds", 10*time.Second, "length of each burst's CPU profile (raise -txs so the burst lasts as long)")
 	)
 	flag.Parse()
 	go func() { // the nodes run in process groups of their own: stop them on ^C
@@ -93,8 +95,8 @@ func main() {
 	accounts := *senders + 1
 
 	kinds := []nodeKind{
-		{"ember", "emberd dev (explorer on)", func(n int) (*peer.Node, error) { return peer.EmberDev(*emberd, n, true, nil) }},
-		{"ember-noexplorer", "emberd dev --explorer.enable=false", func(n int) (*peer.Node, error) { return peer.EmberDev(*emberd, n, false, nil) }},
+		{"ember", "emberd dev (explorer on)", func(n int) (*peer.Node, error) { return peer.EmberDev(*emberd, n, true, *profile != "", nil) }},
+		{"ember-noexplorer", "emberd dev --explorer.enable=false", func(n int) (*peer.Node, error) { return peer.EmberDev(*emberd, n, false, *profile != "", nil) }},
 	}
 	if want(*nodesFlag, "geth") || want(*nodesFlag, "geth-genesis") {
 		path := gethPath(*gethFlag)
@@ -137,7 +139,7 @@ func main() {
 		senders: *senders, latencyTxs: *latencyTxs, duration: *duration, conns: *conns}
 	fmt.Fprintf(os.Stderr, "load average at start: %s\n", rep.loadStart)
 	if want(*parts, "writes") {
-		rep.writes = runWrites(kinds, *rounds, *txs, *anvilTxs, *senders)
+		rep.writes = runWrites(kinds, *rounds, *txs, *anvilTxs, *senders, profiler{dir: *profile, length: *profileFor})
 	}
 	if want(*parts, "latency") {
 		rep.latency = runLatency(kinds, *latencyTxs, accounts)
@@ -154,7 +156,7 @@ func main() {
 
 // runWrites measures ETH then ERC-20 bursts, rounds times each, a fresh
 // node for every burst, the node order rotating between rounds.
-func runWrites(kinds []nodeKind, rounds, txs, anvilTxs, senders int) map[writes.Kind][][]*writes.Result {
+func runWrites(kinds []nodeKind, rounds, txs, anvilTxs, senders int, prof profiler) map[writes.Kind][][]*writes.Result {
 	out := make(map[writes.Kind][][]*writes.Result)
 	for _, kind := range []writes.Kind{writes.ETH, writes.ERC20} {
 		res := make([][]*writes.Result, rounds)
@@ -172,7 +174,9 @@ func runWrites(kinds []nodeKind, rounds, txs, anvilTxs, senders int) map[writes.
 					continue
 				}
 				track(n)
+				done := prof.start(n, fmt.Sprintf("%s-%s-round%d", kinds[i].key, kind, r+1))
 				result, err := writes.Run(context.Background(), n.URL, n, b)
+				done()
 				stop(n)
 				if err != nil {
 					fmt.Fprintf(os.Stderr, "%s round %d %s: %v\n", kind, r+1, kinds[i].key, err)
@@ -215,7 +219,7 @@ type latency struct{ p50, p99 time.Duration }
 // gethGenesis is the genesis of an Ember dev home with the given number of
 // prefunded accounts, as geth --dev needs it (bench/internal/peer).
 func gethGenesis(emberd string, accounts int) (*core.Genesis, error) {
-	n, err := peer.EmberDev(emberd, accounts, false, nil)
+	n, err := peer.EmberDev(emberd, accounts, false, false, nil)
 	if err != nil {
 		return nil, err
 	}

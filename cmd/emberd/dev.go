@@ -87,6 +87,9 @@ or 'emberd start --home DIR' continue that chain. --chain-id, --accounts, --mnem
 			if err := importDevKeys(cmd.ErrOrStderr(), home, keys); err != nil {
 				return err
 			}
+			if err := servePprof(flags.pprof); err != nil {
+				return err
+			}
 			nd, err := node.New(home, flags.overrides(cmd))
 			if err != nil {
 				return err

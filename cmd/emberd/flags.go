@@ -36,6 +36,7 @@ type nodeFlags struct {
 	explorerOn   bool
 	explorerAddr string
 	explorerDB   string
+	pprof        string
 }
 
 func (f *nodeFlags) register(cmd *cobra.Command) {
@@ -55,6 +56,7 @@ func (f *nodeFlags) register(cmd *cobra.Command) {
 	fs.StringVar(&f.explorerDB, "explorer.db", "", "explorer database: a postgres:// DSN, or empty for SQLite at <home>/data/explorer.db")
 	fs.StringVar(&f.keyring, "keyring-backend", "", "keyring the node serves to eth_accounts, eth_sign* and personal: test or file (default from app.toml [keyring] backend)")
 	fs.StringVar(&f.minGas, "minimum-gas-prices", "", "lowest tip per gas (legacy gas price) admitted, in aember = wei, e.g. 1000000000aember; fixes it: miner_setGasPrice is then ignored (default from app.toml: 0aember)")
+	fs.StringVar(&f.pprof, "pprof.address", "", "serve Go's CPU, heap and goroutine profiles at http://ADDRESS/debug/pprof/ (off when empty; keep it on 127.0.0.1)")
 	fs.StringVar(&f.logLevel, "log-level", "", "log level: debug, info, warn, error (default from app.toml: info)")
 }
 

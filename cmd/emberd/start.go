@@ -20,6 +20,9 @@ func startCmd() *cobra.Command {
 		Short: "Run the node in the given home until interrupted",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := servePprof(flags.pprof); err != nil {
+				return err
+			}
 			n, err := node.New(home, flags.overrides(cmd))
 			if err != nil {
 				return err

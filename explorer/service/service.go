@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/emberchain/ember/explorer"
 	"github.com/emberchain/ember/explorer/api"
@@ -37,6 +38,13 @@ func DefaultConfig() Config {
 	return Config{Address: "127.0.0.1:4000", IPFSGateway: explorer.DefaultIPFSGateway}
 }
 
+// IndexerYield is how long at most the indexer of an in-process explorer
+// leaves the CPU to a node busy making blocks before it indexes what it
+// trails by (explorer.Indexer.Yield): a burst of a few thousand
+// transactions then runs as fast as with the explorer off, and the lag
+// under a steady load stays within a few seconds.
+const IndexerYield = 3 * time.Second
+
 // Service is a running explorer.
 type Service struct {
 	store  *sqlstore.Store
@@ -58,6 +66,7 @@ func Start(cfg Config, home string, src explorer.Source, prefix string, log *slo
 		return nil, err
 	}
 	ix := explorer.NewIndexer(src, st, log.With("part", "indexer"))
+	ix.Yield(IndexerYield)
 	meta := startMetadata(st, src, cfg.IPFSGateway, log) // service_tokens.go
 	srv, err := api.Start(cfg.Address, &api.Backend{Store: st, Status: ix.Status, Prefix: prefix, Pending: src.Pending, JSONRPCURL: cfg.JSONRPCURL,
 		RefetchMetadata: meta.wake, Tracer: tracerOf(src), Chain: chainReaderOf(src), Solc: cfg.Solc}, log)

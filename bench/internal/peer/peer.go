@@ -25,7 +25,10 @@ import (
 type Node struct {
 	Name string
 	URL  string // JSON-RPC over HTTP
-	cmd  *exec.Cmd
+	// Pprof is the base URL of the node's Go profiles (emberd's
+	// --pprof.address), "" when it serves none.
+	Pprof string
+	cmd   *exec.Cmd
 	home string
 	log  *bytes.Buffer
 }
@@ -91,21 +94,28 @@ func FreePort() string {
 // called with the home after it is created and before the node serves (it
 // may edit config/app.toml); the node is then restarted with `emberd start`.
 func Ember(bin string, accounts int, configure func(home string) error) (*Node, error) {
-	return EmberDev(bin, accounts, false, configure)
+	return EmberDev(bin, accounts, false, false, configure)
 }
 
 // EmberDev is Ember with the explorer on (as `emberd dev` runs it by
-// default: indexing into SQLite in the home) or off.
-func EmberDev(bin string, accounts int, explorer bool, configure func(home string) error) (*Node, error) {
+// default: indexing into SQLite in the home) or off. With profile, it serves
+// its Go profiles at Node.Pprof.
+func EmberDev(bin string, accounts int, explorer, profile bool, configure func(home string) error) (*Node, error) {
 	home, err := os.MkdirTemp("", "bench-ember-")
 	if err != nil {
 		return nil, err
 	}
-	port := FreePort()
+	port, pprof := FreePort(), ""
+	if profile {
+		pprof = "127.0.0.1:" + FreePort()
+	}
 	args := func(cmd string) []string {
 		a := emberArgs(cmd, home, port, explorer)
 		if cmd == "dev" {
 			a = append(a, "--accounts", strconv.Itoa(accounts))
+		}
+		if pprof != "" {
+			a = append(a, "--pprof.address", pprof)
 		}
 		return a
 	}
@@ -113,6 +123,9 @@ func EmberDev(bin string, accounts int, explorer bool, configure func(home strin
 	if err != nil || configure == nil {
 		if n != nil {
 			n.home = home
+			if pprof != "" {
+				n.Pprof = "http://" + pprof
+			}
 		}
 		return n, err
 	}
