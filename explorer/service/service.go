@@ -10,6 +10,7 @@ import (
 
 	"github.com/emberchain/ember/explorer"
 	"github.com/emberchain/ember/explorer/api"
+	"github.com/emberchain/ember/explorer/indexer"
 	"github.com/emberchain/ember/explorer/sqlstore"
 )
 
@@ -34,13 +35,13 @@ type Config struct {
 
 // DefaultConfig leaves the explorer off, listening on 127.0.0.1:4000 when on.
 func DefaultConfig() Config {
-	return Config{Address: "127.0.0.1:4000", IPFSGateway: explorer.DefaultIPFSGateway}
+	return Config{Address: "127.0.0.1:4000", IPFSGateway: indexer.DefaultIPFSGateway}
 }
 
 // Service is a running explorer.
 type Service struct {
 	store  *sqlstore.Store
-	ix     *explorer.Indexer
+	ix     *indexer.Indexer
 	api    *api.Server
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -57,7 +58,7 @@ func Start(cfg Config, home string, src explorer.Source, prefix string, log *slo
 	if err != nil {
 		return nil, err
 	}
-	ix := explorer.NewIndexer(src, st, log.With("part", "indexer"))
+	ix := indexer.NewIndexer(src, st, log.With("part", "indexer"))
 	meta := startMetadata(st, src, cfg.IPFSGateway, log) // service_tokens.go
 	srv, err := api.Start(cfg.Address, &api.Backend{Store: st, Status: ix.Status, Prefix: prefix, Pending: src.Pending, JSONRPCURL: cfg.JSONRPCURL,
 		RefetchMetadata: meta.wake, Tracer: tracerOf(src), Chain: chainReaderOf(src), Solc: cfg.Solc}, log)
