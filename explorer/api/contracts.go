@@ -189,38 +189,31 @@ func (h *handlers) smartContracts(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	more := len(list) > PageSize
-	if more {
-		list = list[:PageSize]
-	}
-	p := &page{Items: make([]obj, len(list))}
-	for i := range list {
-		c := &list[i]
-		a, err := h.b.Store.Address(r.Context(), c.Address)
-		if err != nil {
-			return nil, err
+	return keysetPage(list, count, func(list []explorer.VerifiedContract) ([]*verifiedContractItem, error) {
+		items := make([]*verifiedContractItem, len(list))
+		for i := range list {
+			c := &list[i]
+			a, err := h.b.Store.Address(r.Context(), c.Address)
+			if err != nil {
+				return nil, err
+			}
+			param := addressParam(c.Address, true)
+			param.IsVerified, param.Name = true, &c.Name
+			items[i] = &verifiedContractItem{
+				Address:             param,
+				CoinBalance:         a.Balance.String(),
+				CompilerVersion:     c.CompilerVersion,
+				Language:            c.Language,
+				HasConstructorArgs:  len(c.ConstructorArgs) > 0,
+				OptimizationEnabled: c.Optimization,
+				TxCount:             a.TxCount,
+				VerifiedAt:          isoTime(uint64(c.VerifiedAt)),
+				Reputation:          "ok",
+				LicenseType:         c.LicenseType,
+			}
 		}
-		param := addressParam(c.Address, true)
-		param["is_verified"], param["name"] = true, c.Name
-		item := obj{
-			"address":              param,
-			"coin_balance":         a.Balance.String(),
-			"compiler_version":     c.CompilerVersion,
-			"language":             c.Language,
-			"has_constructor_args": len(c.ConstructorArgs) > 0,
-			"optimization_enabled": c.Optimization,
-			"transactions_count":   a.TxCount,
-			"verified_at":          isoTime(uint64(c.VerifiedAt)),
-			"reputation":           "ok",
-			"license_type":         c.LicenseType,
-			"certified":            false,
-		}
-		p.Items[i] = item
-	}
-	if more {
-		p.NextPageParams = obj{"smart_contract_id": list[len(list)-1].ID, "items_count": count + PageSize}
-	}
-	return p, nil
+		return items, nil
+	}, func(last *explorer.VerifiedContract, n uint64) any { return contractPosition{ID: last.ID, ItemsCount: n} })
 }
 
 // smartContractCounters is /api/v2/smart-contracts/counters.
@@ -229,11 +222,11 @@ func (h *handlers) smartContractCounters(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return obj{
-		"smart_contracts":                  u64(c.Contracts),
-		"new_smart_contracts_24h":          u64(c.NewContracts),
-		"verified_smart_contracts":         u64(c.Verified),
-		"new_verified_smart_contracts_24h": u64(c.NewVerified),
+	return contractCounters{
+		NewContracts: u64(c.NewContracts),
+		NewVerified:  u64(c.NewVerified),
+		Contracts:    u64(c.Contracts),
+		Verified:     u64(c.Verified),
 	}, nil
 }
 
@@ -303,31 +296,31 @@ func (h *handlers) contractInfo(ctx context.Context, addr common.Address, full b
 }
 
 // implementations is Blockscout's list of {address_hash, name}.
-func (ci *contractInfo) implementations() []any {
-	out := []any{}
+func (ci *contractInfo) implementations() []implementation {
+	out := []implementation{}
 	if ci.proxy == nil {
 		return out
 	}
 	for _, impl := range ci.proxy.Implementations {
-		var name any
+		var name *string
 		if a, ok := ci.implABIs[impl]; ok {
-			name = a.Name
+			name = &a.Name
 		}
-		out = append(out, obj{"address_hash": impl.Hex(), "name": name})
+		out = append(out, implementation{AddressHash: impl.Hex(), Name: name})
 	}
 	return out
 }
 
-func (ci *contractInfo) proxyType() any {
+func (ci *contractInfo) proxyType() *string {
 	if ci.proxy == nil {
 		return nil
 	}
-	return ci.proxy.Type
+	return &ci.proxy.Type
 }
 
 // addContractFields fills an address response's verification and proxy
 // fields.
-func (h *handlers) addContractFields(ctx context.Context, a *explorer.Address, o obj) error {
+func (h *handlers) addContractFields(ctx context.Context, a *explorer.Address, o *addressItem) error {
 	if !a.IsContract {
 		return nil
 	}
@@ -336,12 +329,12 @@ func (h *handlers) addContractFields(ctx context.Context, a *explorer.Address, o
 		return err
 	}
 	if ci.name != "" {
-		o["is_verified"], o["name"] = true, ci.name
+		o.IsVerified, o.Name = true, &ci.name
 	}
-	o["proxy_type"], o["implementations"] = ci.proxyType(), ci.implementations()
+	o.ProxyType, o.Implementations = ci.proxyType(), ci.implementations()
 	if ci.proxy != nil && len(ci.proxy.Implementations) > 0 {
 		if a, ok := ci.implABIs[ci.proxy.Implementations[0]]; ok {
-			o["implementation_name"] = a.Name
+			o.ImplementationName = &a.Name
 		}
 	}
 	return nil

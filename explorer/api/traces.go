@@ -195,7 +195,7 @@ func (h *handlers) stateChanges(r *request) (any, error) {
 	if _, err := h.b.Store.Tx(r.Context(), hash); err != nil {
 		return nil, err
 	}
-	empty := &page{Items: []obj{}}
+	empty := onePage[obj](nil)
 	if h.b.Tracer == nil {
 		return empty, nil
 	}
@@ -313,7 +313,7 @@ func (h *handlers) stateChanges(r *request) (any, error) {
 		}
 		items = append(items, item)
 	}
-	return &page{Items: items}, nil
+	return onePage(items), nil
 }
 
 // allTxLogs reads every log of a transaction.

@@ -1,0 +1,413 @@
+package api
+
+// The answers' fixed shapes, as Blockscout spells them. Fields are declared
+// in the order of their JSON keys (alphabetical): the order the answers have
+// always had, which clients that snapshot them rely on. A pointer is a
+// member that is null when unknown; null and emptyList are members this
+// explorer never fills.
+
+// null is a member this explorer has no source for (ENS names, prices,
+// tags): always JSON null.
+type null struct{}
+
+func (null) MarshalJSON() ([]byte, error) { return []byte("null"), nil }
+
+// emptyList is a list this explorer never fills (tags, rewards, uncles):
+// always [].
+type emptyList struct{}
+
+func (emptyList) MarshalJSON() ([]byte, error) { return []byte("[]"), nil }
+
+// addressRef is Blockscout's embedded address object (AddressParam).
+type addressRef struct {
+	ENSDomainName      null             `json:"ens_domain_name"`
+	Hash               string           `json:"hash"` // EIP-55
+	ImplementationName *string          `json:"implementation_name"`
+	Implementations    []implementation `json:"implementations"`
+	IsContract         bool             `json:"is_contract"`
+	IsVerified         bool             `json:"is_verified"`
+	Metadata           null             `json:"metadata"`
+	Name               *string          `json:"name"`
+	PrivateTags        emptyList        `json:"private_tags"`
+	ProxyType          *string          `json:"proxy_type"`
+	PublicTags         emptyList        `json:"public_tags"`
+	Reputation         string           `json:"reputation"`
+	WatchlistNames     emptyList        `json:"watchlist_names"`
+}
+
+// implementation is one implementation behind a proxy.
+type implementation struct {
+	AddressHash string  `json:"address_hash"`
+	Name        *string `json:"name"`
+}
+
+// addressItem is /addresses/{hash}: the address object without metadata,
+// plus its balance and what its tabs hold.
+type addressItem struct {
+	BalanceBlock       uint64           `json:"block_number_balance_updated_at"`
+	CoinBalance        string           `json:"coin_balance"`
+	CreationStatus     string           `json:"creation_status,omitempty"` // contracts only
+	CreationTx         *string          `json:"creation_transaction_hash"`
+	Creator            *string          `json:"creator_address_hash"`
+	ENSDomainName      null             `json:"ens_domain_name"`
+	ExchangeRate       null             `json:"exchange_rate"`
+	HasWithdrawals     bool             `json:"has_beacon_chain_withdrawals"`
+	HasLogs            bool             `json:"has_logs"`
+	HasTokenTransfers  bool             `json:"has_token_transfers"`
+	HasTokens          bool             `json:"has_tokens"`
+	HasValidated       bool             `json:"has_validated_blocks"`
+	Hash               string           `json:"hash"`
+	ImplementationName *string          `json:"implementation_name"`
+	Implementations    []implementation `json:"implementations"`
+	IsContract         bool             `json:"is_contract"`
+	IsVerified         bool             `json:"is_verified"`
+	Name               *string          `json:"name"`
+	PrivateTags        emptyList        `json:"private_tags"`
+	ProxyType          *string          `json:"proxy_type"`
+	PublicTags         emptyList        `json:"public_tags"`
+	Reputation         string           `json:"reputation"`
+	Token              *tokenInfo       `json:"token"`
+	TxCount            *string          `json:"transactions_count,omitempty"` // in the top-holders list only
+	WatchlistAddressID null             `json:"watchlist_address_id"`
+	WatchlistNames     emptyList        `json:"watchlist_names"`
+}
+
+// blockItem is Blockscout's Block. InternalTxCount is only given for one
+// block (/blocks/{id}).
+type blockItem struct {
+	BaseFee             *string     `json:"base_fee_per_gas"`
+	BurntFees           string      `json:"burnt_fees"`
+	BurntFeesPercentage float64     `json:"burnt_fees_percentage"`
+	Difficulty          string      `json:"difficulty"`
+	ExtraData           string      `json:"extra_data"`
+	GasLimit            string      `json:"gas_limit"`
+	GasTargetPercentage float64     `json:"gas_target_percentage"`
+	GasUsed             string      `json:"gas_used"`
+	GasUsedPercentage   float64     `json:"gas_used_percentage"`
+	Hash                string      `json:"hash"`
+	Height              uint64      `json:"height"`
+	InternalTxCount     *uint64     `json:"internal_transactions_count,omitempty"`
+	IsPendingUpdate     bool        `json:"is_pending_update"`
+	Miner               *addressRef `json:"miner"`
+	Nonce               string      `json:"nonce"`
+	ParentHash          string      `json:"parent_hash"`
+	PriorityFee         string      `json:"priority_fee"`
+	Rewards             emptyList   `json:"rewards"`
+	Size                uint64      `json:"size"`
+	StateRoot           string      `json:"state_root"`
+	Timestamp           string      `json:"timestamp"`
+	TotalDifficulty     null        `json:"total_difficulty"` // a BFT chain has no fork choice by difficulty
+	TxFees              string      `json:"transaction_fees"`
+	TxCount             int         `json:"transactions_count"`
+	Type                string      `json:"type"`
+	UnclesHashes        emptyList   `json:"uncles_hashes"`
+	WithdrawalsCount    int         `json:"withdrawals_count"`
+}
+
+// txItem is Blockscout's Transaction, included or pending (whose block,
+// outcome and actual fee are null).
+type txItem struct {
+	Actions              emptyList       `json:"actions"`
+	BaseFee              *string         `json:"base_fee_per_gas"`
+	BlockHash            *string         `json:"block_hash"`
+	BlockNumber          *uint64         `json:"block_number"`
+	ConfirmationDuration emptyList       `json:"confirmation_duration"`
+	Confirmations        uint64          `json:"confirmations"`
+	CreatedContract      *addressRef     `json:"created_contract"`
+	DecodedInput         any             `json:"decoded_input"` // decode.Decoded's JSON, null when not decoded
+	ExchangeRate         null            `json:"exchange_rate"`
+	Fee                  fee             `json:"fee"`
+	From                 *addressRef     `json:"from"`
+	GasLimit             string          `json:"gas_limit"`
+	GasPrice             string          `json:"gas_price"`
+	GasUsed              *string         `json:"gas_used"`
+	HasInternalErrors    *bool           `json:"has_error_in_internal_transactions"` // set on /transactions/{hash}
+	Hash                 string          `json:"hash"`
+	IsPendingUpdate      bool            `json:"is_pending_update"`
+	MaxFee               *string         `json:"max_fee_per_gas"`
+	MaxTip               *string         `json:"max_priority_fee_per_gas"`
+	Method               *string         `json:"method"` // function name when known, else the 0x selector
+	Nonce                uint64          `json:"nonce"`
+	Position             *int            `json:"position"`
+	PriorityFee          *string         `json:"priority_fee"`
+	RawInput             string          `json:"raw_input"`
+	Result               string          `json:"result"`
+	RevertReason         null            `json:"revert_reason"`
+	Status               *string         `json:"status"`
+	Timestamp            *string         `json:"timestamp"`
+	To                   *addressRef     `json:"to"`
+	TokenTransfers       []*transferItem `json:"token_transfers"`
+	TokenTransfersMore   bool            `json:"token_transfers_overflow"`
+	BurntFee             *string         `json:"transaction_burnt_fee"`
+	TxTag                null            `json:"transaction_tag"`
+	TxTypes              []string        `json:"transaction_types"`
+	Type                 uint8           `json:"type"`
+	Value                string          `json:"value"`
+}
+
+// fee is a transaction's fee: the actual one, or the maximum while pending.
+type fee struct {
+	Type  string `json:"type"`
+	Value string `json:"value"`
+}
+
+// logItem is Blockscout's Log; address and smart_contract are the emitter.
+type logItem struct {
+	Address       *addressRef `json:"address"`
+	BlockHash     string      `json:"block_hash"`
+	BlockNumber   uint64      `json:"block_number"`
+	Data          string      `json:"data"`
+	Decoded       any         `json:"decoded"` // decode.Decoded's JSON, null when not decoded
+	Index         uint        `json:"index"`
+	SmartContract *addressRef `json:"smart_contract"`
+	Topics        []string    `json:"topics"`
+	TxHash        string      `json:"transaction_hash"`
+}
+
+// internalTxItem is Blockscout's InternalTransaction.
+type internalTxItem struct {
+	BlockIndex      int         `json:"block_index"`
+	BlockNumber     uint64      `json:"block_number"`
+	CreatedContract *addressRef `json:"created_contract"`
+	Error           *string     `json:"error"`
+	From            *addressRef `json:"from"`
+	GasLimit        string      `json:"gas_limit"`
+	Index           int         `json:"index"`
+	Success         bool        `json:"success"`
+	Timestamp       string      `json:"timestamp"`
+	To              *addressRef `json:"to"`
+	TxHash          string      `json:"transaction_hash"`
+	TxIndex         int         `json:"transaction_index"`
+	Type            string      `json:"type"`
+	Value           string      `json:"value"`
+}
+
+// balanceChange is one item of /coin-balance-history.
+type balanceChange struct {
+	BlockNumber    uint64  `json:"block_number"`
+	BlockTimestamp string  `json:"block_timestamp"`
+	Delta          string  `json:"delta"`
+	TxHash         *string `json:"transaction_hash"`
+	Value          string  `json:"value"`
+}
+
+// tokenInfo is Blockscout's TokenInfo. "address" and "holders" repeat
+// address_hash and holders_count under the names the YAML requires (older
+// Blockscout spelled them so).
+type tokenInfo struct {
+	Address              string  `json:"address"`
+	AddressHash          string  `json:"address_hash"`
+	CirculatingMarketCap null    `json:"circulating_market_cap"`
+	Decimals             *string `json:"decimals"`
+	ExchangeRate         null    `json:"exchange_rate"`
+	Holders              string  `json:"holders"`
+	HoldersCount         string  `json:"holders_count"`
+	IconURL              null    `json:"icon_url"`
+	Name                 *string `json:"name"`
+	Reputation           string  `json:"reputation"`
+	Symbol               *string `json:"symbol"`
+	TotalSupply          *string `json:"total_supply"`
+	Type                 string  `json:"type"`
+	Volume24h            null    `json:"volume_24h"`
+}
+
+// addressCounters is /addresses/{hash}/counters.
+type addressCounters struct {
+	GasUsage       string `json:"gas_usage_count"`
+	TokenTransfers string `json:"token_transfers_count"`
+	Txs            string `json:"transactions_count"`
+	Validations    string `json:"validations_count"`
+}
+
+// addressTabsCounters is /addresses/{hash}/tabs-counters; logs are not
+// counted (null, as Blockscout answers for a tab it has no data for).
+type addressTabsCounters struct {
+	InternalTxs    uint64 `json:"internal_transactions_count"`
+	Logs           null   `json:"logs_count"`
+	TokenBalances  int    `json:"token_balances_count"`
+	TokenTransfers uint64 `json:"token_transfers_count"`
+	Txs            uint64 `json:"transactions_count"`
+	Validations    uint64 `json:"validations_count"`
+	Withdrawals    int    `json:"withdrawals_count"`
+}
+
+// balanceDaysJSON is /addresses/{hash}/coin-balance-history-by-day.
+type balanceDaysJSON struct {
+	Days  int          `json:"days"`
+	Items []balanceDay `json:"items"`
+}
+
+type balanceDay struct {
+	Date  string `json:"date"`
+	Value string `json:"value"`
+}
+
+// topAddressesJSON is /addresses: the richest addresses with the total
+// supply. No price source: exchange_rate null.
+type topAddressesJSON struct {
+	ExchangeRate null `json:"exchange_rate"`
+	page[*addressItem]
+	TotalSupply string `json:"total_supply"`
+}
+
+// transferItem is Blockscout's TokenTransfer. Total is erc20Total,
+// erc721Total or erc1155Total by the token's standard.
+type transferItem struct {
+	BlockHash   string      `json:"block_hash"`
+	BlockNumber uint64      `json:"block_number"`
+	From        *addressRef `json:"from"`
+	LogIndex    uint        `json:"log_index"`
+	Method      null        `json:"method"`
+	Timestamp   string      `json:"timestamp"`
+	To          *addressRef `json:"to"`
+	Token       *tokenInfo  `json:"token"`
+	TokenType   string      `json:"token_type"`
+	Total       any         `json:"total"`
+	TxHash      string      `json:"transaction_hash"`
+	Type        string      `json:"type"` // token_transfer, token_minting or token_burning
+}
+
+type erc20Total struct {
+	Decimals *string `json:"decimals"`
+	Value    string  `json:"value"`
+}
+
+type erc721Total struct {
+	TokenID       string        `json:"token_id"`
+	TokenInstance *instanceItem `json:"token_instance"`
+}
+
+type erc1155Total struct {
+	Decimals      *string       `json:"decimals"`
+	TokenID       string        `json:"token_id"`
+	TokenInstance *instanceItem `json:"token_instance"`
+	Value         string        `json:"value"`
+}
+
+// holderItem is one holder of a token (of one id for ERC-1155).
+type holderItem struct {
+	Address *addressRef `json:"address"`
+	Token   *tokenInfo  `json:"token"`
+	TokenID *string     `json:"token_id"`
+	Value   string      `json:"value"`
+}
+
+// balanceItem is one of an address's token balances.
+type balanceItem struct {
+	Token         *tokenInfo    `json:"token"`
+	TokenID       *string       `json:"token_id"`
+	TokenInstance *instanceItem `json:"token_instance"`
+	Value         string        `json:"value"`
+}
+
+// instanceItem is Blockscout's NFT instance; image_url, animation_url and
+// external_app_url come from the metadata's image (or image_url),
+// animation_url and external_url. Value is the amount held, in an
+// address's NFT lists only.
+type instanceItem struct {
+	AnimationURL      *string     `json:"animation_url"`
+	ExternalAppURL    *string     `json:"external_app_url"`
+	HolderAddressHash *string     `json:"holder_address_hash"`
+	ID                string      `json:"id"`
+	ImageURL          *string     `json:"image_url"`
+	IsUnique          bool        `json:"is_unique"`
+	MediaType         null        `json:"media_type"`
+	MediaURL          *string     `json:"media_url"`
+	Metadata          any         `json:"metadata"` // the JSON the token URI served, as it is
+	Owner             *addressRef `json:"owner"`
+	Thumbnails        null        `json:"thumbnails"`
+	Token             *tokenInfo  `json:"token"`
+	TokenType         string      `json:"token_type"`
+	Value             *string     `json:"value,omitempty"`
+}
+
+// collectionItem is one NFT contract an address holds some of.
+type collectionItem struct {
+	Amount         string          `json:"amount"`
+	Token          *tokenInfo      `json:"token"`
+	TokenInstances []*instanceItem `json:"token_instances"`
+}
+
+// transfersCount is /tokens/{hash}/instances/{id}/transfers-count.
+type transfersCount struct {
+	Count uint64 `json:"transfers_count"`
+}
+
+// tokenHit is a token in /search's results.
+type tokenHit struct {
+	Address          string  `json:"address"`
+	AddressHash      string  `json:"address_hash"`
+	AddressURL       string  `json:"address_url"`
+	Certified        bool    `json:"certified"`
+	ExchangeRate     null    `json:"exchange_rate"`
+	HoldersCount     string  `json:"holders_count"`
+	IconURL          null    `json:"icon_url"`
+	ContractVerified bool    `json:"is_smart_contract_verified"`
+	VerifiedViaAdmin bool    `json:"is_verified_via_admin_panel"`
+	Name             *string `json:"name"`
+	Reputation       string  `json:"reputation"`
+	Symbol           *string `json:"symbol"`
+	TokenType        string  `json:"token_type"`
+	TokenURL         string  `json:"token_url"`
+	TotalSupply      *string `json:"total_supply"`
+	Type             string  `json:"type"`
+}
+
+// verifiedContractItem is one item of /smart-contracts.
+type verifiedContractItem struct {
+	Address             *addressRef `json:"address"`
+	Certified           bool        `json:"certified"`
+	CoinBalance         string      `json:"coin_balance"`
+	CompilerVersion     string      `json:"compiler_version"`
+	HasConstructorArgs  bool        `json:"has_constructor_args"`
+	Language            string      `json:"language"`
+	LicenseType         string      `json:"license_type"`
+	OptimizationEnabled bool        `json:"optimization_enabled"`
+	Reputation          string      `json:"reputation"`
+	TxCount             uint64      `json:"transactions_count"`
+	VerifiedAt          string      `json:"verified_at"`
+}
+
+// contractCounters is /smart-contracts/counters.
+type contractCounters struct {
+	NewContracts string `json:"new_smart_contracts_24h"`
+	NewVerified  string `json:"new_verified_smart_contracts_24h"`
+	Contracts    string `json:"smart_contracts"`
+	Verified     string `json:"verified_smart_contracts"`
+}
+
+// blockHit, txHit and addressHit are /search's results (tokenHit too).
+type blockHit struct {
+	BlockHash   string `json:"block_hash"`
+	BlockNumber uint64 `json:"block_number"`
+	BlockType   string `json:"block_type"`
+	Timestamp   string `json:"timestamp"`
+	Type        string `json:"type"`
+	URL         string `json:"url"`
+}
+
+type txHit struct {
+	Timestamp string `json:"timestamp"`
+	TxHash    string `json:"transaction_hash"`
+	Type      string `json:"type"`
+	URL       string `json:"url"`
+}
+
+type addressHit struct {
+	Address          string `json:"address"`
+	AddressHash      string `json:"address_hash"`
+	Certified        bool   `json:"certified"`
+	ENSInfo          null   `json:"ens_info"`
+	ContractVerified bool   `json:"is_smart_contract_verified"`
+	Name             null   `json:"name"`
+	Reputation       string `json:"reputation"`
+	Type             string `json:"type"` // address or contract
+	URL              string `json:"url"`
+}
+
+// redirect is /search/check-redirect: where the front end goes for q.
+type redirect struct {
+	Parameter *string `json:"parameter"`
+	Redirect  bool    `json:"redirect"`
+	Type      *string `json:"type"`
+}
