@@ -103,7 +103,9 @@ func (h *handlers) coinBalanceHistory(r *request) (any, error) {
 			}
 		}
 		return items, nil
-	}, func(last *explorer.BalanceChange, n uint64) any { return blockPosition{BlockNumber: last.BlockNumber, ItemsCount: n} })
+	}, func(last *explorer.BalanceChange, n uint64) any {
+		return blockPosition{BlockNumber: last.BlockNumber, ItemsCount: n}
+	})
 }
 
 // knownAddress reads the {hash} path parameter and requires the address to

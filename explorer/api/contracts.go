@@ -213,7 +213,9 @@ func (h *handlers) smartContracts(r *request) (any, error) {
 			}
 		}
 		return items, nil
-	}, func(last *explorer.VerifiedContract, n uint64) any { return contractPosition{ID: last.ID, ItemsCount: n} })
+	}, func(last *explorer.VerifiedContract, n uint64) any {
+		return contractPosition{ID: last.ID, ItemsCount: n}
+	})
 }
 
 // smartContractCounters is /api/v2/smart-contracts/counters.

@@ -81,7 +81,9 @@ func (h *handlers) blockItems(ctx context.Context, blocks []explorer.Block) ([]*
 func (h *handlers) blockPage(r *request, blocks []explorer.Block, itemsCount uint64) (*page[*blockItem], error) {
 	return keysetPage(blocks, itemsCount, func(blocks []explorer.Block) ([]*blockItem, error) {
 		return h.blockItems(r.Context(), blocks)
-	}, func(last *explorer.Block, n uint64) any { return blockPosition{BlockNumber: last.Number, ItemsCount: n} })
+	}, func(last *explorer.Block, n uint64) any {
+		return blockPosition{BlockNumber: last.Number, ItemsCount: n}
+	})
 }
 
 // logItems renders logs, the contracts among their addresses looked up in

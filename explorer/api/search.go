@@ -13,7 +13,7 @@ import (
 type searchHit struct {
 	kind  string // block, transaction, address
 	param string // what the front end's URL takes: block hash or number, tx hash, address
-	item  any // blockHit, txHit or addressHit
+	item  any    // blockHit, txHit or addressHit
 }
 
 // find resolves q to a block (number or hash), a transaction or a known

@@ -353,7 +353,9 @@ func (h *handlers) tokenInstances(r *request) (any, error) {
 			items[i] = instanceJSON(&list[i], t, c)
 		}
 		return items, nil
-	}, func(last *explorer.TokenInstance, _ uint64) any { return instancePosition{UniqueToken: last.TokenID.String()} })
+	}, func(last *explorer.TokenInstance, _ uint64) any {
+		return instancePosition{UniqueToken: last.TokenID.String()}
+	})
 }
 
 func (h *handlers) tokenInstance(r *request) (any, error) {
