@@ -543,3 +543,28 @@ func (s *fakeStore) TxsWithInternalErrors(_ context.Context, hashes []common.Has
 	}
 	return out, nil
 }
+
+func (s *fakeStore) TokenHolders(_ context.Context, token common.Address, _ *big.Int, after explorer.HolderPosition, _ int) ([]explorer.TokenBalance, error) {
+	if token != fakeToken || after.Set {
+		return nil, nil
+	}
+	return []explorer.TokenBalance{
+		{Holder: fakeAlice, Token: fakeToken, Type: explorer.ERC20, Value: etherOf(995)},
+		{Holder: fakeBob, Token: fakeToken, Type: explorer.ERC20, Value: etherOf(5)},
+	}, nil
+}
+
+func (s *fakeStore) VerifiedContracts(_ context.Context, q, language string, beforeID int64, limit int) ([]explorer.VerifiedContract, error) {
+	var out []explorer.VerifiedContract
+	for _, vc := range s.verified {
+		if (beforeID == 0 || vc.ID < beforeID) && strings.Contains(strings.ToLower(vc.Name), strings.ToLower(q)) &&
+			(language == "" || vc.Language == language) && len(out) < limit {
+			out = append(out, *vc)
+		}
+	}
+	return out, nil
+}
+
+func (s *fakeStore) ContractCounts(context.Context, int64) (*explorer.ContractCounts, error) {
+	return &explorer.ContractCounts{Contracts: 1, NewContracts: 0, Verified: uint64(len(s.verified)), NewVerified: 1}, nil
+}

@@ -29,10 +29,11 @@ func fakeHandler(t *testing.T) http.Handler {
 	st := newFakeStore()
 	head := st.blocks[len(st.blocks)-1].Number
 	return Handler(&Backend{
-		Store:  st,
-		Status: func() (uint64, bool, uint64, bool) { return head, true, head, true },
-		Prefix: "ember",
-		Now:    func() time.Time { return time.Unix(int64(fakeTimeBase)+200, 0) },
+		Store:      st,
+		Status:     func() (uint64, bool, uint64, bool) { return head, true, head, true },
+		Prefix:     "ember",
+		JSONRPCURL: "http://127.0.0.1:8545",
+		Now:        func() time.Time { return time.Unix(int64(fakeTimeBase)+200, 0) },
 	}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 }
 
@@ -95,6 +96,19 @@ var goldenPaths = map[string]string{
 	"token":                    "/api/v2/tokens/" + fakeToken.Hex(),
 	"token_transfers":          "/api/v2/tokens/" + fakeToken.Hex() + "/transfers",
 	"withdrawals":              "/api/v2/withdrawals",
+	"market_chart":             "/api/v2/stats/charts/market",
+	"json_rpc_url":             "/api/v2/config/json-rpc-url",
+	"account_abstraction":      "/proxy/account-abstraction/status",
+	"data_availability":        "/api/v1/celestia/blob",
+	"health_service":           "/health?service=indexer",
+	"health_unknown_service":   "/health?service=nothing",
+	"token_counters":           "/api/v2/tokens/" + fakeToken.Hex() + "/counters",
+	"token_holders":            "/api/v2/tokens/" + fakeToken.Hex() + "/holders",
+	"address_token_balances":   "/api/v2/addresses/" + fakeBob.Hex() + "/token-balances",
+	"address_tokens":           "/api/v2/addresses/" + fakeBob.Hex() + "/tokens",
+	"tokens":                   "/api/v2/tokens",
+	"smart_contracts":          "/api/v2/smart-contracts",
+	"smart_contract_counters":  "/api/v2/smart-contracts/counters",
 	"err_bad_hash":             "/api/v2/transactions/0x12",
 	"err_unknown_tx":           "/api/v2/transactions/" + hashOf("nothing", 0).Hex(),
 	"err_bad_cursor":           "/api/v2/transactions?block_number=x",
