@@ -105,7 +105,7 @@ func (h *handlers) verifySourcifyMetadata(r *request) (any, error) {
 	if !vc.FullMatch {
 		match = "partial match (the code matches, the metadata hash does not)"
 	}
-	return obj{"message": "Smart-contract verified: " + match, "name": vc.Name, "address_hash": addr.Hex()}, nil
+	return verified{AddressHash: addr.Hex(), Message: "Smart-contract verified: " + match, Name: vc.Name}, nil
 }
 
 // uploadedFiles reads the files of a verification request.

@@ -411,3 +411,119 @@ type redirect struct {
 	Redirect  bool    `json:"redirect"`
 	Type      *string `json:"type"`
 }
+
+// statsJSON is /stats. No price source: prices, market cap and TVL null.
+type statsJSON struct {
+	AverageBlockTime   float64        `json:"average_block_time"`
+	CoinImage          null           `json:"coin_image"`
+	CoinPrice          null           `json:"coin_price"`
+	CoinPriceChange    null           `json:"coin_price_change_percentage"`
+	GasPriceUpdatedAt  *string        `json:"gas_price_updated_at"`
+	GasPrices          *gasPricesJSON `json:"gas_prices"`           // null before any block
+	GasPricesUpdateIn  int            `json:"gas_prices_update_in"` // 0: computed on each request
+	GasUsedToday       string         `json:"gas_used_today"`
+	MarketCap          null           `json:"market_cap"`
+	NetworkUtilization float64        `json:"network_utilization_percentage"`
+	StaticGasPrice     null           `json:"static_gas_price"`
+	TotalAddresses     string         `json:"total_addresses"`
+	TotalBlocks        string         `json:"total_blocks"`
+	TotalGasUsed       string         `json:"total_gas_used"`
+	TotalTxs           string         `json:"total_transactions"`
+	TxsToday           string         `json:"transactions_today"`
+	TVL                null           `json:"tvl"`
+}
+
+// gasPricesJSON is the gas oracle's answer, in gwei.
+type gasPricesJSON struct {
+	Average gasPrice `json:"average"`
+	Fast    gasPrice `json:"fast"`
+	Slow    gasPrice `json:"slow"`
+}
+
+type gasPrice struct {
+	BaseFee     float64 `json:"base_fee"`
+	FiatPrice   null    `json:"fiat_price"`
+	Price       float64 `json:"price"`
+	PriorityFee float64 `json:"priority_fee"`
+	Time        float64 `json:"time"` // inclusion estimate, ms
+}
+
+// indexingStatus is /main-page/indexing-status. Internal transactions are
+// indexed with their blocks, so their ratio is null.
+type indexingStatus struct {
+	Finished       bool   `json:"finished_indexing"`
+	FinishedBlocks bool   `json:"finished_indexing_blocks"`
+	BlocksRatio    string `json:"indexed_blocks_ratio"`
+	InternalRatio  null   `json:"indexed_internal_transactions_ratio"`
+}
+
+// serviceHealth is gRPC health checking's v1HealthCheckResponse.
+type serviceHealth struct {
+	Status string `json:"status"`
+}
+
+// healthJSON is /api/health: the gRPC status and Blockscout's own body.
+type healthJSON struct {
+	Healthy  bool `json:"healthy"`
+	Metadata struct {
+		LatestBlock struct {
+			DB struct {
+				Number    *string `json:"number"`
+				Timestamp *string `json:"timestamp"`
+			} `json:"db"`
+			Node struct {
+				Number *string `json:"number"`
+			} `json:"node"`
+		} `json:"latest_block"`
+	} `json:"metadata"`
+	Status string `json:"status"`
+}
+
+// txChartJSON is /stats/charts/transactions.
+type txChartJSON struct {
+	ChartData []txChartDay `json:"chart_data"`
+}
+
+type txChartDay struct {
+	Date    string `json:"date"`
+	TxCount uint64 `json:"transactions_count"`
+}
+
+// marketChart is /stats/charts/market: no price series.
+type marketChart struct {
+	AvailableSupply string    `json:"available_supply"`
+	ChartData       emptyList `json:"chart_data"`
+}
+
+// accountAbstractionStatus is /proxy/account-abstraction/status: no
+// ERC-4337 indexer runs here.
+type accountAbstractionStatus struct {
+	FinishedPastIndexing bool            `json:"finished_past_indexing"`
+	V06                  entryPointState `json:"v06"`
+	V07                  entryPointState `json:"v07"`
+}
+
+type entryPointState struct {
+	Enabled                 bool `json:"enabled"`
+	Live                    bool `json:"live"`
+	PastDBLogsIndexingDone  bool `json:"past_db_logs_indexing_finished"`
+	PastRPCLogsIndexingDone bool `json:"past_rpc_logs_indexing_finished"`
+}
+
+// jsonRPCURL is /config/json-rpc-url.
+type jsonRPCURL struct {
+	URL *string `json:"json_rpc_url"`
+}
+
+// tokenCounters is /tokens/{hash}/counters.
+type tokenCounters struct {
+	Holders   string `json:"token_holders_count"`
+	Transfers string `json:"transfers_count"`
+}
+
+// verified is a successful verification's answer.
+type verified struct {
+	AddressHash string `json:"address_hash"`
+	Message     string `json:"message"`
+	Name        string `json:"name"`
+}

@@ -189,7 +189,7 @@ func (h *handlers) tokenCounters(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return obj{"token_holders_count": u64(t.HoldersCount), "transfers_count": u64(t.TransfersCount)}, nil
+	return tokenCounters{Holders: u64(t.HoldersCount), Transfers: u64(t.TransfersCount)}, nil
 }
 
 func (h *handlers) tokenTokenTransfers(r *request) (any, error) {
