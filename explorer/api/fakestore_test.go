@@ -69,7 +69,10 @@ func newFakeStore() *fakeStore {
 	s.tokens[fakeToken] = &explorer.Token{Address: fakeToken, Type: explorer.ERC20, Name: &name, Symbol: &symbol,
 		Decimals: big.NewInt(18), TotalSupply: etherOf(1000), HoldersCount: 2, TransfersCount: 1}
 	s.verified[fakeToken] = &explorer.VerifiedContract{ID: 1, Address: fakeToken, Name: "FakeToken", Language: "solidity",
-		ABI: fakeTokenABI}
+		ABI: fakeTokenABI, CompilerVersion: "v0.8.28+commit.7893614a", EVMVersion: "cancun", Optimization: true,
+		OptimizerRuns: ptr(int64(200)), LicenseType: "mit", FilePath: "Fake.sol", SourceCode: "contract FakeToken {}",
+		Sources: []explorer.SourceFile{{Path: "Lib.sol", Content: "library L {}"}}, Settings: `{"optimizer":{"runs":200,"enabled":true}}`,
+		ConstructorArgs: []byte{}, CreationCode: []byte{0x60, 0x80}, FullMatch: true, VerifiedAt: int64(fakeTimeBase)}
 	return s
 }
 
