@@ -527,3 +527,55 @@ type verified struct {
 	Message     string `json:"message"`
 	Name        string `json:"name"`
 }
+
+// contractJSON is /smart-contracts/{hash}: every field Blockscout's backend
+// declares, null where unknown. An unverified contract has its code and
+// proxy fields, and a verified twin's sources and ABI when one exists.
+type contractJSON struct {
+	ABI                        any              `json:"abi"`
+	Sources                    []sourceFile     `json:"additional_sources"`
+	CanBeVisualized            bool             `json:"can_be_visualized_via_sol2uml"`
+	Certified                  bool             `json:"certified"`
+	CoinBalance                string           `json:"coin_balance"`
+	CompilerSettings           any              `json:"compiler_settings"`
+	CompilerVersion            *string          `json:"compiler_version"`
+	ConflictingImplementations emptyList        `json:"conflicting_implementations"`
+	ConstructorArgs            *string          `json:"constructor_args"`
+	CreationBytecode           *string          `json:"creation_bytecode"`
+	CreationStatus             string           `json:"creation_status"`
+	DecodedConstructorArgs     any              `json:"decoded_constructor_args"`
+	DeployedBytecode           *string          `json:"deployed_bytecode"`
+	EVMVersion                 *string          `json:"evm_version"`
+	ExternalLibraries          emptyList        `json:"external_libraries"`
+	FilePath                   *string          `json:"file_path"`
+	HasConstructorArgs         bool             `json:"has_constructor_args"`
+	Implementations            []implementation `json:"implementations"`
+	IsBlueprint                bool             `json:"is_blueprint"`
+	IsChangedBytecode          bool             `json:"is_changed_bytecode"`
+	IsFullyVerified            bool             `json:"is_fully_verified"`
+	IsPartiallyVerified        bool             `json:"is_partially_verified"`
+	IsVerified                 bool             `json:"is_verified"`
+	ViaEthBytecodeDB           bool             `json:"is_verified_via_eth_bytecode_db"`
+	ViaSourcify                bool             `json:"is_verified_via_sourcify"`
+	ViaVerifierAlliance        bool             `json:"is_verified_via_verifier_alliance"`
+	Language                   *string          `json:"language"`
+	LicenseType                *string          `json:"license_type"`
+	MarketCap                  null             `json:"market_cap"`
+	Name                       *string          `json:"name"`
+	OptimizationEnabled        *bool            `json:"optimization_enabled"`
+	OptimizationRuns           *int64           `json:"optimization_runs"`  // the backend's spelling
+	OptimizationsRuns          *int64           `json:"optimizations_runs"` // the YAML's spelling
+	ProxyType                  *string          `json:"proxy_type"`
+	Reputation                 string           `json:"reputation"`
+	SourceCode                 *string          `json:"source_code"`
+	SourcifyRepoURL            null             `json:"sourcify_repo_url"`
+	TxCount                    uint64           `json:"transactions_count"`
+	VerifiedAt                 *string          `json:"verified_at"`
+	VerifiedTwin               *string          `json:"verified_twin_address_hash"`
+}
+
+// sourceFile is one more source of a verified contract.
+type sourceFile struct {
+	Path    string `json:"file_path"`
+	Content string `json:"source_code"`
+}
