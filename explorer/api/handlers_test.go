@@ -5,6 +5,7 @@ import (
 	"flag"
 	"io"
 	"log/slog"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -14,7 +15,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/explorer"
 )
 
 // update rewrites the golden answers from what the handlers answer now:
@@ -33,8 +38,18 @@ func fakeHandler(t *testing.T) http.Handler {
 		Status:     func() (uint64, bool, uint64, bool) { return head, true, head, true },
 		Prefix:     "ember",
 		JSONRPCURL: "http://127.0.0.1:8545",
+		Pending:    func() []explorer.PendingTx { return fakePending },
 		Now:        func() time.Time { return time.Unix(int64(fakeTimeBase)+200, 0) },
 	}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+}
+
+// fakePending is the pool: a transfer to Bob and a call of the token.
+var fakePending = []explorer.PendingTx{
+	{From: fakeAlice, Tx: types.NewTx(&types.DynamicFeeTx{Nonce: 59, GasTipCap: gweiOf(2), GasFeeCap: gweiOf(30), Gas: 21000,
+		To: &fakeBob, Value: big.NewInt(9)})},
+	{From: fakeBob, Tx: types.NewTx(&types.LegacyTx{Nonce: 0, GasPrice: gweiOf(9), Gas: 60000, To: &fakeToken,
+		Value: new(big.Int), Data: common.FromHex("0xa9059cbb0000000000000000000000001111111111111111111111111111111111111111" +
+			"0000000000000000000000000000000000000000000000000000000000000001")})},
 }
 
 func get(t *testing.T, h http.Handler, path string) (int, []byte) {
@@ -114,6 +129,7 @@ var goldenPaths = map[string]string{
 	"methods_write":            "/api/v2/smart-contracts/" + fakeToken.Hex() + "/methods-write",
 	"raw_trace_no_tracer":      "/api/v2/transactions/" + hashOf("tx", 7).Hex() + "/raw-trace",
 	"state_changes_no_tracer":  "/api/v2/transactions/" + hashOf("tx", 7).Hex() + "/state-changes",
+	"txs_pending":              "/api/v2/transactions?filter=pending",
 	"tx_summary":               "/api/v2/transactions/" + hashOf("tx", 4).Hex() + "/summary",
 	"err_bad_hash":             "/api/v2/transactions/0x12",
 	"err_unknown_tx":           "/api/v2/transactions/" + hashOf("nothing", 0).Hex(),
