@@ -579,3 +579,50 @@ type sourceFile struct {
 	Path    string `json:"file_path"`
 	Content string `json:"source_code"`
 }
+
+// rawTraceItem is one frame of /transactions/{hash}/raw-trace, Parity's
+// trace format: Action is callAction, createAction or selfdestructAction;
+// Result (absent when the frame failed, and for a selfdestruct) callResult
+// or createResult.
+type rawTraceItem struct {
+	Action       any    `json:"action"`
+	Error        string `json:"error,omitempty"`
+	Result       any    `json:"result,omitempty"`
+	Subtraces    int    `json:"subtraces"`
+	TraceAddress []int  `json:"traceAddress"`
+	Type         string `json:"type"`
+}
+
+type callAction struct {
+	CallType string `json:"callType"`
+	From     string `json:"from"`
+	Gas      string `json:"gas"`
+	Input    string `json:"input"`
+	To       string `json:"to"`
+	Value    string `json:"value"`
+}
+
+type callResult struct {
+	GasUsed string `json:"gasUsed"`
+	Output  string `json:"output"`
+}
+
+type createAction struct {
+	CreationMethod string `json:"creationMethod"`
+	From           string `json:"from"`
+	Gas            string `json:"gas"`
+	Init           string `json:"init"`
+	Value          string `json:"value"`
+}
+
+type createResult struct {
+	Address string `json:"address"`
+	Code    string `json:"code"`
+	GasUsed string `json:"gasUsed"`
+}
+
+type selfdestructAction struct {
+	Address       string `json:"address"`
+	Balance       string `json:"balance"`
+	RefundAddress string `json:"refundAddress"`
+}

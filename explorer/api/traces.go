@@ -27,16 +27,16 @@ func (h *handlers) rawTrace(r *request) (any, error) {
 		return nil, err
 	}
 	if h.b.Tracer == nil {
-		return []obj{}, nil
+		return []rawTraceItem{}, nil
 	}
 	top, err := h.b.Tracer.CallTrace(r.Context(), hash)
 	if errors.Is(err, explorer.ErrCannotTrace) {
-		return []obj{}, nil
+		return []rawTraceItem{}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	out := []obj{}
+	out := []rawTraceItem{}
 	var walk func(f *explorer.CallTrace, addr []int)
 	walk = func(f *explorer.CallTrace, addr []int) {
 		out = append(out, rawTraceJSON(f, addr))
@@ -56,38 +56,36 @@ func hexBig(v *hexutil.Big) string {
 }
 
 // rawTraceJSON is one RawTrace item: call, create or selfdestruct.
-func rawTraceJSON(f *explorer.CallTrace, addr []int) obj {
+func rawTraceJSON(f *explorer.CallTrace, addr []int) rawTraceItem {
 	typ := strings.ToLower(f.Type)
 	to := common.Address{}
 	if f.To != nil {
 		to = *f.To
 	}
-	item := obj{"subtraces": len(f.Calls), "traceAddress": addr}
+	item := rawTraceItem{Error: f.Error, Subtraces: len(f.Calls), TraceAddress: addr}
 	switch typ {
 	case "create", "create2":
-		item["type"] = "create"
-		item["action"] = obj{"from": strings.ToLower(f.From.Hex()), "gas": f.Gas.String(), "init": f.Input.String(),
-			"value": hexBig(f.Value), "creationMethod": typ}
+		item.Type = "create"
+		item.Action = createAction{CreationMethod: typ, From: strings.ToLower(f.From.Hex()), Gas: f.Gas.String(),
+			Init: f.Input.String(), Value: hexBig(f.Value)}
 		if f.Error == "" {
-			item["result"] = obj{"address": strings.ToLower(to.Hex()), "code": f.Output.String(), "gasUsed": f.GasUsed.String()}
+			item.Result = createResult{Address: strings.ToLower(to.Hex()), Code: f.Output.String(), GasUsed: f.GasUsed.String()}
 		}
 	case "selfdestruct":
-		item["type"] = "selfdestruct"
-		item["action"] = obj{"address": strings.ToLower(f.From.Hex()), "balance": hexBig(f.Value), "refundAddress": strings.ToLower(to.Hex())}
+		item.Type = "selfdestruct"
+		item.Action = selfdestructAction{Address: strings.ToLower(f.From.Hex()), Balance: hexBig(f.Value),
+			RefundAddress: strings.ToLower(to.Hex())}
 	default:
-		item["type"] = "call"
-		item["action"] = obj{"callType": typ, "from": strings.ToLower(f.From.Hex()), "to": strings.ToLower(to.Hex()),
-			"gas": f.Gas.String(), "input": f.Input.String(), "value": hexBig(f.Value)}
+		item.Type = "call"
+		item.Action = callAction{CallType: typ, From: strings.ToLower(f.From.Hex()), Gas: f.Gas.String(),
+			Input: f.Input.String(), To: strings.ToLower(to.Hex()), Value: hexBig(f.Value)}
 		if f.Error == "" {
 			output := f.Output
 			if output == nil {
 				output = hexutil.Bytes{}
 			}
-			item["result"] = obj{"gasUsed": f.GasUsed.String(), "output": output.String()}
+			item.Result = callResult{GasUsed: f.GasUsed.String(), Output: output.String()}
 		}
-	}
-	if f.Error != "" {
-		item["error"] = f.Error
 	}
 	return item
 }
