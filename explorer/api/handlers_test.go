@@ -130,6 +130,7 @@ var goldenPaths = map[string]string{
 	"methods_write":             "/api/v2/smart-contracts/" + fakeToken.Hex() + "/methods-write",
 	"raw_trace":                 "/api/v2/transactions/" + hashOf("tx", 7).Hex() + "/raw-trace",
 	"raw_trace_untraceable":     "/api/v2/transactions/" + hashOf("tx", 6).Hex() + "/raw-trace",
+	"state_changes":             "/api/v2/transactions/" + hashOf("tx", 4).Hex() + "/state-changes",
 	"state_changes_untraceable": "/api/v2/transactions/" + hashOf("tx", 7).Hex() + "/state-changes",
 	"txs_pending":               "/api/v2/transactions?filter=pending",
 	"tx_summary":                "/api/v2/transactions/" + hashOf("tx", 4).Hex() + "/summary",
