@@ -626,3 +626,44 @@ type selfdestructAction struct {
 	Balance       string `json:"balance"`
 	RefundAddress string `json:"refundAddress"`
 }
+
+// stateChange is one item of /transactions/{hash}/state-changes. Change
+// is a decimal delta, or for an ERC-721 the list of nftChange (null when
+// none).
+type stateChange struct {
+	Address       *addressRef  `json:"address"`
+	BalanceAfter  string       `json:"balance_after"`
+	BalanceBefore string       `json:"balance_before"`
+	Change        any          `json:"change"`
+	IsMiner       bool         `json:"is_miner"`
+	Token         *tracedToken `json:"token"`
+	TokenID       *string      `json:"token_id"` // ERC-1155 only
+	Type          string       `json:"type"`     // coin or token
+}
+
+type nftChange struct {
+	Direction string   `json:"direction"` // from or to
+	Total     nftTotal `json:"total"`
+}
+
+type nftTotal struct {
+	TokenID string `json:"token_id"`
+}
+
+// tracedToken is a minimal TokenInfo read through the token's own calls
+// after the transaction; name and symbol are null when unreadable.
+type tracedToken struct {
+	Address              string  `json:"address"`
+	AddressHash          string  `json:"address_hash"`
+	CirculatingMarketCap null    `json:"circulating_market_cap"`
+	Decimals             *string `json:"decimals"`
+	ExchangeRate         null    `json:"exchange_rate"`
+	Holders              null    `json:"holders"`
+	HoldersCount         null    `json:"holders_count"`
+	IconURL              null    `json:"icon_url"`
+	Name                 *string `json:"name"`
+	Reputation           string  `json:"reputation"`
+	Symbol               *string `json:"symbol"`
+	TotalSupply          *string `json:"total_supply"`
+	Type                 string  `json:"type"`
+}
