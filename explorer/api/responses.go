@@ -667,3 +667,42 @@ type tracedToken struct {
 	TotalSupply          *string `json:"total_supply"`
 	Type                 string  `json:"type"`
 }
+
+// summaryJSON is /transactions/{hash}/summary: readable sentences, each a
+// template whose {placeholders} its variables fill.
+type summaryJSON struct {
+	Data struct {
+		Summaries []summaryItem `json:"summaries"`
+	} `json:"data"`
+	Success bool `json:"success"`
+}
+
+type summaryItem struct {
+	Template string      `json:"summary_template"`
+	Vars     summaryVars `json:"summary_template_variables"`
+}
+
+// summaryVars are a template's variables by placeholder name.
+type summaryVars map[string]summaryVar
+
+// summaryVar is one variable: Value is a string, an addressRef or a
+// summaryToken, by Type.
+type summaryVar struct {
+	Type  string `json:"type"`
+	Value any    `json:"value"`
+}
+
+// summaryToken is a summary's token: TokenInfo as far as calls tell.
+type summaryToken struct {
+	AddressHash          string  `json:"address_hash"`
+	CirculatingMarketCap null    `json:"circulating_market_cap"`
+	Decimals             *string `json:"decimals"`
+	ExchangeRate         null    `json:"exchange_rate"`
+	HoldersCount         null    `json:"holders_count"`
+	IconURL              null    `json:"icon_url"`
+	Name                 *string `json:"name"`
+	Symbol               *string `json:"symbol"`
+	TotalSupply          null    `json:"total_supply"`
+	Type                 string  `json:"type"`
+	VolumeH24            null    `json:"volume_24h"`
+}
