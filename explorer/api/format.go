@@ -10,9 +10,10 @@ import (
 	"github.com/emberchain/ember/explorer"
 )
 
-// obj is a JSON object whose members depend on the data (decoded
-// parameters, ABI entries, raw traces): the shapes that are fixed are the
-// structs of this file and of responses.go.
+// obj is a JSON object whose members are not ours to fix: a verified
+// contract's ABI entries (methods-read/-write), passed through as the
+// compiler wrote them with method_id and values added. Every other answer
+// is a struct of responses.go.
 type obj = map[string]any
 
 // isoTime is Blockscout's timestamp spelling.
