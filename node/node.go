@@ -18,7 +18,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/emberchain/ember/app"
-	explorerindex "github.com/emberchain/ember/explorer"
+	"github.com/emberchain/ember/explorer/nodesource"
 	explorer "github.com/emberchain/ember/explorer/service"
 	"github.com/emberchain/ember/grpcapi"
 	"github.com/emberchain/ember/rest"
@@ -374,7 +374,7 @@ func (n *Node) startExplorer() error {
 	if !n.cfg.Explorer.Enable {
 		return nil
 	}
-	src := explorerindex.NewNodeSource(n.store, n.pool.Content)
+	src := nodesource.NewNodeSource(n.store, n.pool.Content)
 	src.SetTracer(newExplorerTracer(n))
 	src.SetBusy(func() bool { pending, _ := n.pool.Stats(); return pending > 0 })
 	n.app.CaptureInternalCalls(true) // internal transactions, stored with each block

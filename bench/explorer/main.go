@@ -4,7 +4,7 @@
 // The chain is synthetic (see synthSource): generating 1,000,000
 // transactions through a node would take hours on a small machine and
 // measure the node, not the explorer. The blocks go through the real
-// indexer (explorer.Indexer: Convert, balance reads, Store.WriteBlocks in
+// indexer (indexer.Indexer: Convert, balance reads, Store.WriteBlocks in
 // batches of 64) into the real store, and the API is the real handler on a
 // real HTTP listener, so only the Source differs from a node's.
 //
@@ -31,6 +31,7 @@ import (
 
 	"github.com/emberchain/ember/explorer"
 	"github.com/emberchain/ember/explorer/api"
+	"github.com/emberchain/ember/explorer/indexer"
 	"github.com/emberchain/ember/explorer/sqlstore"
 )
 
@@ -86,7 +87,7 @@ func run(blocks, txs, accounts int, dsn string, requests int, keep bool, seed in
 	fmt.Printf("Explorer benchmark: %d blocks, %d transactions, %d accounts, %s (%s)\n\n", blocks, txs, accounts, engine, redact(dsn))
 
 	src := newSynthSource(blocks, txs, accounts, seed)
-	ix := explorer.NewIndexer(src, st, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	ix := indexer.NewIndexer(src, st, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	stop, err := startProfile(cpuProfile)
 	if err != nil {
 		return err
@@ -130,7 +131,7 @@ func startProfile(path string) (stop func(), err error) {
 
 // measureAPI serves the store on a loopback port and times each endpoint
 // with one keep-alive client, as a front end's requests arrive.
-func measureAPI(st explorer.Store, ix *explorer.Indexer, src *synthSource, requests int, seed int64) error {
+func measureAPI(st explorer.Store, ix *indexer.Indexer, src *synthSource, requests int, seed int64) error {
 	srv, err := api.Start("127.0.0.1:0", &api.Backend{Store: st, Status: ix.Status, Prefix: "ember"},
 		slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/emberchain/ember/app"
 	"github.com/emberchain/ember/explorer"
+	"github.com/emberchain/ember/explorer/indexer"
 	"github.com/emberchain/ember/explorer/rpcsource"
 	"github.com/emberchain/ember/explorer/service"
 	"github.com/emberchain/ember/explorer/sqlstore"
@@ -67,7 +68,7 @@ is polled every second. The index resumes where it stopped.`,
 	fs.StringVar(&db, "explorer.db", "", "explorer database: a postgres:// DSN, or empty for SQLite at <home>/data/explorer.db")
 	fs.StringVar(&addr, "explorer.address", service.DefaultConfig().Address, "explorer API listen address")
 	fs.StringVar(&solc, "explorer.solc", "", "solc (or solcjs) binary contract verification compiles with for partial matches; empty = metadata full matches only")
-	fs.StringVar(&ipfsGateway, "explorer.ipfs-gateway", explorer.DefaultIPFSGateway, "HTTP gateway NFT metadata at ipfs:// URIs is fetched through")
+	fs.StringVar(&ipfsGateway, "explorer.ipfs-gateway", indexer.DefaultIPFSGateway, "HTTP gateway NFT metadata at ipfs:// URIs is fetched through")
 	fs.StringVar(&prefix, "bech32-prefix", app.DefaultPrefix, "bech32 prefix of the chain's addresses, accepted by search and address endpoints")
 	fs.StringVar(&genesisFile, "genesis", "", "the chain's genesis file (Ember/CometBFT genesis.json or a go-ethereum genesis with alloc): its funded accounts are indexed at block 0")
 	fs.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn, error")

@@ -49,7 +49,7 @@ func (h *handlers) addressTxs(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return h.txPage(r.Context(), txs, count, nil)
+	return h.txPage(r.Context(), txs, count, "")
 }
 
 func (h *handlers) addressCounters(r *request) (any, error) {
@@ -65,11 +65,11 @@ func (h *handlers) addressCounters(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return obj{
-		"transactions_count":    u64(a.TxCount),
-		"token_transfers_count": u64(transfers),
-		"gas_usage_count":       u64(a.GasUsed),
-		"validations_count":     u64(a.BlocksValidated),
+	return addressCounters{
+		GasUsage:       u64(a.GasUsed),
+		TokenTransfers: u64(transfers),
+		Txs:            u64(a.TxCount),
+		Validations:    u64(a.BlocksValidated),
 	}, nil
 }
 
@@ -93,25 +93,19 @@ func (h *handlers) coinBalanceHistory(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	more := len(changes) > PageSize
-	if more {
-		changes = changes[:PageSize]
-	}
-	p := &page{Items: make([]obj, len(changes))}
-	for i, c := range changes {
-		var tx any
-		if c.TxHash != nil {
-			tx = c.TxHash.Hex()
+	return keysetPage(changes, count, func(changes []explorer.BalanceChange) ([]balanceChange, error) {
+		items := make([]balanceChange, len(changes))
+		for i, c := range changes {
+			items[i] = balanceChange{BlockNumber: c.BlockNumber, BlockTimestamp: isoTime(c.Time), Delta: c.Delta.String(),
+				Value: c.Value.String()}
+			if c.TxHash != nil {
+				items[i].TxHash = ptr(c.TxHash.Hex())
+			}
 		}
-		p.Items[i] = obj{
-			"block_number": c.BlockNumber, "block_timestamp": isoTime(c.Time), "delta": c.Delta.String(),
-			"transaction_hash": tx, "value": c.Value.String(),
-		}
-	}
-	if more {
-		p.NextPageParams = obj{"block_number": changes[len(changes)-1].BlockNumber, "items_count": count + PageSize}
-	}
-	return p, nil
+		return items, nil
+	}, func(last *explorer.BalanceChange, n uint64) any {
+		return blockPosition{BlockNumber: last.BlockNumber, ItemsCount: n}
+	})
 }
 
 // knownAddress reads the {hash} path parameter and requires the address to
@@ -142,18 +136,10 @@ func (h *handlers) addressLogs(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	more := len(logs) > PageSize
-	if more {
-		logs = logs[:PageSize]
-	}
-	p, err := h.logPage(r, logs)
-	if err != nil || !more {
-		return p, err
-	}
-	last := logs[len(logs)-1]
-	p.NextPageParams = obj{"block_number": last.BlockNumber, "index": last.Index, "transaction_index": last.TxIndex,
-		"items_count": count + PageSize}
-	return p, nil
+	return keysetPage(logs, count, func(logs []explorer.Log) ([]*logItem, error) { return h.logItems(r.Context(), logs) },
+		func(last *explorer.Log, n uint64) any {
+			return logPosition{BlockNumber: last.BlockNumber, Index: last.Index, ItemsCount: n, TxIndex: last.TxIndex}
+		})
 }
 
 // blocksValidated lists the blocks whose fee recipient the address was.
@@ -197,14 +183,14 @@ func (h *handlers) coinBalanceByDay(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	items := make([]obj, 0, len(changes)+1)
+	out := balanceDaysJSON{Days: balanceDays, Items: make([]balanceDay, 0, len(changes)+1)}
 	for _, c := range changes {
-		items = append(items, obj{"date": isoDate(int64(c.Time)), "value": c.Value.String()})
+		out.Items = append(out.Items, balanceDay{Date: isoDate(int64(c.Time)), Value: c.Value.String()})
 	}
 	if len(changes) == 0 || int64(changes[len(changes)-1].Time)/day < today {
-		items = append(items, obj{"date": isoDate(today * day), "value": a.Balance.String()})
+		out.Items = append(out.Items, balanceDay{Date: isoDate(today * day), Value: a.Balance.String()})
 	}
-	return obj{"items": items, "days": balanceDays}, nil
+	return out, nil
 }
 
 // addressWithdrawals: this chain has no beacon-chain withdrawals.

@@ -82,19 +82,10 @@ func (h *handlers) blockTxs(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	more := len(txs) > PageSize
-	if more {
-		txs = txs[:PageSize]
-	}
-	items, err := h.txItems(r.Context(), txs)
-	if err != nil {
-		return nil, err
-	}
-	p := &page{Items: items}
-	if more {
-		p.NextPageParams = obj{"block_number": b.Number, "index": txs[len(txs)-1].Index + 1, "items_count": count + PageSize}
-	}
-	return p, nil
+	return keysetPage(txs, count, func(txs []explorer.Tx) ([]*txItem, error) { return h.txItems(r.Context(), txs) },
+		func(last *explorer.Tx, n uint64) any {
+			return txPosition{BlockNumber: b.Number, Index: last.Index + 1, ItemsCount: n}
+		})
 }
 
 func (h *handlers) mainPageBlocks(r *request) (any, error) {
@@ -104,7 +95,7 @@ func (h *handlers) mainPageBlocks(r *request) (any, error) {
 	}
 	items, err := h.blockItems(r.Context(), blocks)
 	if items == nil {
-		items = []obj{}
+		items = []*blockItem{}
 	}
 	return items, err
 }

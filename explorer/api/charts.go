@@ -8,13 +8,13 @@ const chartDays = 30
 // UTC day, newest first, from today (counted so far) back chartDays days
 // but not before the chain's first block; days without transactions count 0.
 func (h *handlers) txChart(r *request) (any, error) {
-	items := []obj{}
+	out := txChartJSON{ChartData: []txChartDay{}}
 	genesis, err := h.b.Store.Block(r.Context(), 0)
 	if err != nil {
 		if ignoreNotFound(err) != nil {
 			return nil, err
 		}
-		return obj{"chart_data": items}, nil // nothing indexed yet
+		return out, nil // nothing indexed yet
 	}
 	today := h.b.Now().Unix() / day
 	first := max(today-chartDays+1, int64(genesis.Time)/day)
@@ -23,9 +23,9 @@ func (h *handlers) txChart(r *request) (any, error) {
 		return nil, err
 	}
 	for d := today; d >= first; d-- {
-		items = append(items, obj{"date": isoDate(d * day), "transactions_count": counts[d]})
+		out.ChartData = append(out.ChartData, txChartDay{Date: isoDate(d * day), TxCount: counts[d]})
 	}
-	return obj{"chart_data": items}, nil
+	return out, nil
 }
 
 // marketChart is /api/v2/stats/charts/market: no price source is
@@ -35,5 +35,5 @@ func (h *handlers) marketChart(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return obj{"available_supply": coins(supply), "chart_data": []any{}}, nil
+	return marketChart{AvailableSupply: coins(supply)}, nil
 }

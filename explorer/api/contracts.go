@@ -105,7 +105,7 @@ func (h *handlers) verifySourcifyMetadata(r *request) (any, error) {
 	if !vc.FullMatch {
 		match = "partial match (the code matches, the metadata hash does not)"
 	}
-	return obj{"message": "Smart-contract verified: " + match, "name": vc.Name, "address_hash": addr.Hex()}, nil
+	return verified{AddressHash: addr.Hex(), Message: "Smart-contract verified: " + match, Name: vc.Name}, nil
 }
 
 // uploadedFiles reads the files of a verification request.
@@ -189,38 +189,33 @@ func (h *handlers) smartContracts(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	more := len(list) > PageSize
-	if more {
-		list = list[:PageSize]
-	}
-	p := &page{Items: make([]obj, len(list))}
-	for i := range list {
-		c := &list[i]
-		a, err := h.b.Store.Address(r.Context(), c.Address)
-		if err != nil {
-			return nil, err
+	return keysetPage(list, count, func(list []explorer.VerifiedContract) ([]*verifiedContractItem, error) {
+		items := make([]*verifiedContractItem, len(list))
+		for i := range list {
+			c := &list[i]
+			a, err := h.b.Store.Address(r.Context(), c.Address)
+			if err != nil {
+				return nil, err
+			}
+			param := addressParam(c.Address, true)
+			param.IsVerified, param.Name = true, &c.Name
+			items[i] = &verifiedContractItem{
+				Address:             param,
+				CoinBalance:         a.Balance.String(),
+				CompilerVersion:     c.CompilerVersion,
+				Language:            c.Language,
+				HasConstructorArgs:  len(c.ConstructorArgs) > 0,
+				OptimizationEnabled: c.Optimization,
+				TxCount:             a.TxCount,
+				VerifiedAt:          isoTime(uint64(c.VerifiedAt)),
+				Reputation:          "ok",
+				LicenseType:         c.LicenseType,
+			}
 		}
-		param := addressParam(c.Address, true)
-		param["is_verified"], param["name"] = true, c.Name
-		item := obj{
-			"address":              param,
-			"coin_balance":         a.Balance.String(),
-			"compiler_version":     c.CompilerVersion,
-			"language":             c.Language,
-			"has_constructor_args": len(c.ConstructorArgs) > 0,
-			"optimization_enabled": c.Optimization,
-			"transactions_count":   a.TxCount,
-			"verified_at":          isoTime(uint64(c.VerifiedAt)),
-			"reputation":           "ok",
-			"license_type":         c.LicenseType,
-			"certified":            false,
-		}
-		p.Items[i] = item
-	}
-	if more {
-		p.NextPageParams = obj{"smart_contract_id": list[len(list)-1].ID, "items_count": count + PageSize}
-	}
-	return p, nil
+		return items, nil
+	}, func(last *explorer.VerifiedContract, n uint64) any {
+		return contractPosition{ID: last.ID, ItemsCount: n}
+	})
 }
 
 // smartContractCounters is /api/v2/smart-contracts/counters.
@@ -229,11 +224,11 @@ func (h *handlers) smartContractCounters(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return obj{
-		"smart_contracts":                  u64(c.Contracts),
-		"new_smart_contracts_24h":          u64(c.NewContracts),
-		"verified_smart_contracts":         u64(c.Verified),
-		"new_verified_smart_contracts_24h": u64(c.NewVerified),
+	return contractCounters{
+		NewContracts: u64(c.NewContracts),
+		NewVerified:  u64(c.NewVerified),
+		Contracts:    u64(c.Contracts),
+		Verified:     u64(c.Verified),
 	}, nil
 }
 
@@ -303,31 +298,31 @@ func (h *handlers) contractInfo(ctx context.Context, addr common.Address, full b
 }
 
 // implementations is Blockscout's list of {address_hash, name}.
-func (ci *contractInfo) implementations() []any {
-	out := []any{}
+func (ci *contractInfo) implementations() []implementation {
+	out := []implementation{}
 	if ci.proxy == nil {
 		return out
 	}
 	for _, impl := range ci.proxy.Implementations {
-		var name any
+		var name *string
 		if a, ok := ci.implABIs[impl]; ok {
-			name = a.Name
+			name = &a.Name
 		}
-		out = append(out, obj{"address_hash": impl.Hex(), "name": name})
+		out = append(out, implementation{AddressHash: impl.Hex(), Name: name})
 	}
 	return out
 }
 
-func (ci *contractInfo) proxyType() any {
+func (ci *contractInfo) proxyType() *string {
 	if ci.proxy == nil {
 		return nil
 	}
-	return ci.proxy.Type
+	return &ci.proxy.Type
 }
 
 // addContractFields fills an address response's verification and proxy
 // fields.
-func (h *handlers) addContractFields(ctx context.Context, a *explorer.Address, o obj) error {
+func (h *handlers) addContractFields(ctx context.Context, a *explorer.Address, o *addressItem) error {
 	if !a.IsContract {
 		return nil
 	}
@@ -336,12 +331,12 @@ func (h *handlers) addContractFields(ctx context.Context, a *explorer.Address, o
 		return err
 	}
 	if ci.name != "" {
-		o["is_verified"], o["name"] = true, ci.name
+		o.IsVerified, o.Name = true, &ci.name
 	}
-	o["proxy_type"], o["implementations"] = ci.proxyType(), ci.implementations()
+	o.ProxyType, o.Implementations = ci.proxyType(), ci.implementations()
 	if ci.proxy != nil && len(ci.proxy.Implementations) > 0 {
 		if a, ok := ci.implABIs[ci.proxy.Implementations[0]]; ok {
-			o["implementation_name"] = a.Name
+			o.ImplementationName = &a.Name
 		}
 	}
 	return nil
@@ -362,107 +357,62 @@ func (h *handlers) smartContract(r *request) (any, error) {
 	if !ci.addr.IsContract {
 		return nil, errNotFound
 	}
-	// Every field Blockscout's backend declares, null where unknown.
-	o := obj{
-		"is_verified":                       false,
-		"is_blueprint":                      false,
-		"is_changed_bytecode":               false,
-		"is_partially_verified":             false,
-		"is_fully_verified":                 false,
-		"is_verified_via_sourcify":          false,
-		"is_verified_via_eth_bytecode_db":   false,
-		"is_verified_via_verifier_alliance": false,
-		"can_be_visualized_via_sol2uml":     false,
-		"certified":                         false,
-		"creation_status":                   "success",
-		"proxy_type":                        ci.proxyType(),
-		"implementations":                   ci.implementations(),
-		"conflicting_implementations":       []any{},
-		"external_libraries":                []any{},
-		"deployed_bytecode":                 nil,
-		"creation_bytecode":                 nil,
-		"coin_balance":                      ci.addr.Balance.String(),
-		"transactions_count":                ci.addr.TxCount,
-		"reputation":                        "ok",
-		"market_cap":                        nil,
-		"verified_twin_address_hash":        nil,
-		"sourcify_repo_url":                 nil,
-		"name":                              nil,
-		"language":                          nil,
-		"compiler_version":                  nil,
-		"evm_version":                       nil,
-		"optimization_enabled":              nil,
-		"optimization_runs":                 nil, // the backend's spelling
-		"optimizations_runs":                nil, // the YAML's spelling
-		"license_type":                      nil,
-		"abi":                               nil,
-		"source_code":                       nil,
-		"file_path":                         nil,
-		"additional_sources":                []any{},
-		"compiler_settings":                 nil,
-		"constructor_args":                  nil,
-		"decoded_constructor_args":          nil,
-		"has_constructor_args":              false,
-		"verified_at":                       nil,
+	o := &contractJSON{
+		CreationStatus:  "success",
+		ProxyType:       ci.proxyType(),
+		Implementations: ci.implementations(),
+		CoinBalance:     ci.addr.Balance.String(),
+		TxCount:         ci.addr.TxCount,
+		Reputation:      "ok",
+		Sources:         []sourceFile{},
 	}
 	if ci.code != nil {
-		o["deployed_bytecode"] = hexutil.Encode(ci.code)
+		o.DeployedBytecode = ptr(hexutil.Encode(ci.code))
 	}
 	if ci.addr.CreationTx != nil {
 		if tx, err := h.b.Store.Tx(r.Context(), *ci.addr.CreationTx); err == nil && tx.To == nil {
-			o["creation_bytecode"] = hexutil.Encode(tx.Input)
+			o.CreationBytecode = ptr(hexutil.Encode(tx.Input))
 		}
 	}
-	vc := ci.verified
-	if vc == nil {
-		return o, nil
+	if vc := ci.verified; vc != nil {
+		o.fill(vc, ci)
 	}
-	parsed := abiCache.Parse(vc.ABI)
+	return o, nil
+}
+
+// fill sets the verification's fields: its sources and settings, and for
+// the address's own verification (not a twin's) its outcome.
+func (o *contractJSON) fill(vc *explorer.VerifiedContract, ci *contractInfo) {
 	if ci.twin {
-		o["verified_twin_address_hash"] = vc.Address.Hex()
+		o.VerifiedTwin = ptr(vc.Address.Hex())
 	} else {
-		o["is_verified"] = true
-		o["is_fully_verified"] = vc.FullMatch
-		o["is_partially_verified"] = !vc.FullMatch
-		o["verified_at"] = isoTime(uint64(vc.VerifiedAt))
-		o["is_changed_bytecode"] = ci.code != nil && crypto.Keccak256Hash(ci.code) != vc.CodeHash
+		o.IsVerified = true
+		o.IsFullyVerified = vc.FullMatch
+		o.IsPartiallyVerified = !vc.FullMatch
+		o.VerifiedAt = ptr(isoTime(uint64(vc.VerifiedAt)))
+		o.IsChangedBytecode = ci.code != nil && crypto.Keccak256Hash(ci.code) != vc.CodeHash
 		if vc.CreationCode != nil {
-			o["creation_bytecode"] = hexutil.Encode(append(append([]byte{}, vc.CreationCode...), vc.ConstructorArgs...))
+			o.CreationBytecode = ptr(hexutil.Encode(append(append([]byte{}, vc.CreationCode...), vc.ConstructorArgs...)))
 		}
 		if vc.ConstructorArgs != nil {
-			o["constructor_args"] = hexutil.Encode(vc.ConstructorArgs)
-			o["has_constructor_args"] = len(vc.ConstructorArgs) > 0
-			if d := decode.Constructor(parsed, vc.ConstructorArgs); d != nil {
-				o["decoded_constructor_args"] = d
+			o.ConstructorArgs = ptr(hexutil.Encode(vc.ConstructorArgs))
+			o.HasConstructorArgs = len(vc.ConstructorArgs) > 0
+			if d := decode.Constructor(abiCache.Parse(vc.ABI), vc.ConstructorArgs); d != nil {
+				o.DecodedConstructorArgs = d
 			}
 		}
 	}
-	var abiJSON, settings any
-	_ = json.Unmarshal([]byte(vc.ABI), &abiJSON)
-	_ = json.Unmarshal([]byte(vc.Settings), &settings)
-	sources := make([]obj, len(vc.Sources))
-	for i, f := range vc.Sources {
-		sources[i] = obj{"file_path": f.Path, "source_code": f.Content}
+	// The ABI and settings are re-encoded as Go encodes them (object keys
+	// sorted), as they always were.
+	_ = json.Unmarshal([]byte(vc.ABI), &o.ABI)
+	_ = json.Unmarshal([]byte(vc.Settings), &o.CompilerSettings)
+	for _, f := range vc.Sources {
+		o.Sources = append(o.Sources, sourceFile{Path: f.Path, Content: f.Content})
 	}
-	for k, v := range (obj{
-		"name":                 vc.Name,
-		"language":             vc.Language,
-		"compiler_version":     vc.CompilerVersion,
-		"evm_version":          vc.EVMVersion,
-		"optimization_enabled": vc.Optimization,
-		"license_type":         vc.LicenseType,
-		"abi":                  abiJSON,
-		"source_code":          vc.SourceCode,
-		"file_path":            vc.FilePath,
-		"additional_sources":   sources,
-		"compiler_settings":    settings,
-	}) {
-		o[k] = v
-	}
-	if vc.OptimizerRuns != nil {
-		o["optimization_runs"], o["optimizations_runs"] = *vc.OptimizerRuns, *vc.OptimizerRuns
-	}
-	return o, nil
+	o.Name, o.Language, o.CompilerVersion, o.EVMVersion = &vc.Name, &vc.Language, &vc.CompilerVersion, &vc.EVMVersion
+	o.OptimizationEnabled, o.LicenseType = &vc.Optimization, &vc.LicenseType
+	o.SourceCode, o.FilePath = &vc.SourceCode, &vc.FilePath
+	o.OptimizationRuns, o.OptimizationsRuns = vc.OptimizerRuns, vc.OptimizerRuns
 }
 
 // methods lists an ABI's functions that read (view, pure) or write

@@ -23,22 +23,21 @@ func (h *handlers) abisOf(ctx context.Context, addrs []common.Address) (map[comm
 	return abis, names, nil
 }
 
-// markVerified sets is_verified and name on an embedded address object.
-func markVerified(v any, names map[common.Address]string) {
-	p, ok := v.(obj)
-	if !ok {
+// markVerified sets is_verified and name on an embedded address object
+// (nil: none).
+func markVerified(p *addressRef, names map[common.Address]string) {
+	if p == nil {
 		return
 	}
-	hash, _ := p["hash"].(string)
-	if name, ok := names[common.HexToAddress(hash)]; ok {
-		p["is_verified"], p["name"] = true, name
+	if name, ok := names[common.HexToAddress(p.Hash)]; ok {
+		p.IsVerified, p.Name = true, &name
 	}
 }
 
 // decodeTxs fills method (the function name when known, else the 0x
 // selector) and decoded_input of rendered transactions, with the callee's
 // verified ABI or the built-in table, and marks verified addresses.
-func (h *handlers) decodeTxs(ctx context.Context, txs []explorer.Tx, items []obj) error {
+func (h *handlers) decodeTxs(ctx context.Context, txs []explorer.Tx, items []*txItem) error {
 	var tos []common.Address
 	for i := range txs {
 		if txs[i].To != nil {
@@ -54,10 +53,10 @@ func (h *handlers) decodeTxs(ctx context.Context, txs []explorer.Tx, items []obj
 	}
 	for i := range txs {
 		t := &txs[i]
-		markVerified(items[i]["to"], names)
-		markVerified(items[i]["created_contract"], names)
+		markVerified(items[i].To, names)
+		markVerified(items[i].CreatedContract, names)
 		if t.To == nil { // a deployment calls no method (Blockscout: null)
-			items[i]["method"] = nil
+			items[i].Method = nil
 			continue
 		}
 		if len(t.Input) < 4 {
@@ -65,10 +64,10 @@ func (h *handlers) decodeTxs(ctx context.Context, txs []explorer.Tx, items []obj
 		}
 		a := abis[*t.To]
 		if name := decode.MethodName(a, t.Input); name != "" {
-			items[i]["method"] = name
+			items[i].Method = &name
 		}
 		if d := decode.Input(a, t.Input); d != nil {
-			items[i]["decoded_input"] = d.JSON()
+			items[i].DecodedInput = d.JSON()
 		}
 	}
 	return nil
@@ -76,7 +75,7 @@ func (h *handlers) decodeTxs(ctx context.Context, txs []explorer.Tx, items []obj
 
 // decodeLogs fills decoded of rendered logs with the emitter's verified ABI
 // or the built-in table.
-func (h *handlers) decodeLogs(ctx context.Context, logs []explorer.Log, items []obj) error {
+func (h *handlers) decodeLogs(ctx context.Context, logs []explorer.Log, items []*logItem) error {
 	addrs := make([]common.Address, len(logs))
 	for i := range logs {
 		addrs[i] = logs[i].Address
@@ -86,17 +85,17 @@ func (h *handlers) decodeLogs(ctx context.Context, logs []explorer.Log, items []
 		return err
 	}
 	for i := range logs {
-		markVerified(items[i]["address"], names)
-		markVerified(items[i]["smart_contract"], names)
+		markVerified(items[i].Address, names)
+		markVerified(items[i].SmartContract, names)
 		if d := decode.Log(abis[logs[i].Address], logs[i].Topics, logs[i].Data); d != nil {
-			items[i]["decoded"] = d.JSON()
+			items[i].Decoded = d.JSON()
 		}
 	}
 	return nil
 }
 
 // decodePending is decodeTxs for the pool's transactions.
-func (h *handlers) decodePending(ctx context.Context, pending []explorer.PendingTx, items []obj) error {
+func (h *handlers) decodePending(ctx context.Context, pending []explorer.PendingTx, items []*txItem) error {
 	txs := make([]explorer.Tx, len(pending))
 	for i, p := range pending {
 		txs[i] = explorer.Tx{To: p.Tx.To(), Input: p.Tx.Data()}

@@ -15,16 +15,17 @@ const (
 	oracleTxs    = 2000 // at most this many of the newest transactions
 )
 
-// oraclePercentiles are Blockscout's: slow, average, fast.
-var oraclePercentiles = []struct {
-	name string
-	pct  int
-}{{"slow", 35}, {"average", 60}, {"fast", 90}}
+// The oracle's percentiles, Blockscout's.
+const (
+	oracleSlow    = 35
+	oracleAverage = 60
+	oracleFast    = 90
+)
 
 // gasPrices answers the gas_prices member of /stats (gwei, two decimals)
 // and the time of the block it was computed at; nil when nothing is
 // indexed. blockMilli is the average block time, the inclusion estimate.
-func (h *handlers) gasPrices(ctx context.Context, blockMilli float64) (any, any, error) {
+func (h *handlers) gasPrices(ctx context.Context, blockMilli float64) (*gasPricesJSON, *string, error) {
 	g, err := h.gas.get(h.b.Status, func() (gasSample, error) {
 		tips, base, at, err := h.b.Store.RecentTips(ctx, oracleBlocks, oracleTxs)
 		sort.Slice(tips, func(i, j int) bool { return tips[i].Cmp(tips[j]) < 0 })
@@ -36,22 +37,16 @@ func (h *handlers) gasPrices(ctx context.Context, blockMilli float64) (any, any,
 	if err != nil || g.at == 0 {
 		return nil, nil, err
 	}
-	tips, base, at := g.tips, g.base, g.at
-	out := obj{}
-	for _, p := range oraclePercentiles {
+	tips, base, when := g.tips, g.base, g.at
+	at := func(pct int) gasPrice {
 		tip := new(big.Int)
 		if len(tips) > 0 {
-			tip = tips[(len(tips)-1)*p.pct/100]
+			tip = tips[(len(tips)-1)*pct/100]
 		}
-		out[p.name] = obj{
-			"price":        gwei(new(big.Int).Add(base, tip)),
-			"priority_fee": gwei(tip),
-			"base_fee":     gwei(base),
-			"fiat_price":   nil, // no price source
-			"time":         math.Round(blockMilli),
-		}
+		return gasPrice{BaseFee: gwei(base), Price: gwei(new(big.Int).Add(base, tip)), PriorityFee: gwei(tip),
+			Time: math.Round(blockMilli)}
 	}
-	return out, isoTime(at), nil
+	return &gasPricesJSON{Average: at(oracleAverage), Fast: at(oracleFast), Slow: at(oracleSlow)}, ptr(isoTime(when)), nil
 }
 
 // gasSample is what the oracle reads from the store, kept per indexed

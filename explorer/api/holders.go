@@ -91,33 +91,28 @@ func (h *handlers) topAddresses(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return obj{"items": p.Items, "next_page_params": p.NextPageParams, "total_supply": coins(supply), "exchange_rate": nil}, nil
+	return topAddressesJSON{page: *p, TotalSupply: coins(supply)}, nil
 }
 
 // holderPage renders addresses as Blockscout's top-holder items: the full
 // address object and its transaction count.
-func (h *handlers) holderPage(ctx context.Context, addrs []explorer.Address, itemsCount uint64) (*page, error) {
-	more := len(addrs) > PageSize
-	if more {
-		addrs = addrs[:PageSize]
-	}
-	p := &page{Items: make([]obj, len(addrs))}
-	for i := range addrs {
-		a := &addrs[i]
-		hasLogs := false
-		if a.IsContract { // only contracts emit logs: one lookup each, not one per holder
-			var err error
-			if hasLogs, err = h.b.Store.HasLogs(ctx, a.Hash); err != nil {
-				return nil, err
+func (h *handlers) holderPage(ctx context.Context, addrs []explorer.Address, itemsCount uint64) (*page[*addressItem], error) {
+	return keysetPage(addrs, itemsCount, func(addrs []explorer.Address) ([]*addressItem, error) {
+		items := make([]*addressItem, len(addrs))
+		for i := range addrs {
+			a := &addrs[i]
+			hasLogs := false
+			if a.IsContract { // only contracts emit logs: one lookup each, not one per holder
+				var err error
+				if hasLogs, err = h.b.Store.HasLogs(ctx, a.Hash); err != nil {
+					return nil, err
+				}
 			}
+			items[i] = addressJSON(a, hasLogs)
+			items[i].TxCount = ptr(u64(a.TxCount))
 		}
-		item := addressJSON(a, hasLogs)
-		item["transactions_count"] = u64(a.TxCount)
-		p.Items[i] = item
-	}
-	if more {
-		last := addrs[len(addrs)-1]
-		p.NextPageParams = obj{"fetched_coin_balance": last.Balance.String(), "hash": last.Hash.Hex(), "items_count": itemsCount + PageSize}
-	}
-	return p, nil
+		return items, nil
+	}, func(last *explorer.Address, n uint64) any {
+		return holderPosition{Balance: last.Balance.String(), Hash: last.Hash.Hex(), ItemsCount: n}
+	})
 }

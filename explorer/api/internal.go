@@ -9,57 +9,54 @@ import (
 )
 
 // internalTxJSON is Blockscout's InternalTransaction.
-func internalTxJSON(t *explorer.InternalTx, c contracts) obj {
-	var errText any
+func internalTxJSON(t *explorer.InternalTx, c contracts) *internalTxItem {
+	var errText *string
 	if t.Error != "" {
-		errText = t.Error
+		errText = &t.Error
 	}
-	return obj{
-		"block_number":      t.BlockNumber,
-		"block_index":       t.BlockIndex,
-		"transaction_index": t.TxIndex,
-		"index":             t.Index,
-		"transaction_hash":  t.TxHash.Hex(),
-		"timestamp":         isoTime(t.Time),
-		"type":              t.Type,
-		"from":              c.param(t.From),
-		"to":                c.optParam(t.To),
-		"created_contract":  c.optParam(t.Created),
-		"value":             t.Value.String(),
-		"gas_limit":         u64(t.Gas),
-		"success":           t.Success(),
-		"error":             errText,
+	return &internalTxItem{
+		BlockNumber:     t.BlockNumber,
+		BlockIndex:      t.BlockIndex,
+		TxIndex:         t.TxIndex,
+		Index:           t.Index,
+		TxHash:          t.TxHash.Hex(),
+		Timestamp:       isoTime(t.Time),
+		Type:            t.Type,
+		From:            c.param(t.From),
+		To:              c.optParam(t.To),
+		CreatedContract: c.optParam(t.Created),
+		Value:           t.Value.String(),
+		GasLimit:        u64(t.Gas),
+		Success:         t.Success(),
+		Error:           errText,
 	}
 }
 
-// internalPage renders up to PageSize internal transactions (rows holds up
-// to PageSize+1, the extra one only telling that a next page exists).
-func (h *handlers) internalPage(ctx context.Context, rows []explorer.InternalTx, next func(last *explorer.InternalTx) obj) (*page, error) {
-	more := len(rows) > PageSize
-	if more {
-		rows = rows[:PageSize]
-	}
-	var addrs []common.Address
-	for i := range rows {
-		addrs = append(addrs, rows[i].From)
-		for _, a := range []*common.Address{rows[i].To, rows[i].Created} {
-			if a != nil {
-				addrs = append(addrs, *a)
+// internalPage renders a keyset page of internal transactions.
+func (h *handlers) internalPage(ctx context.Context, rows []explorer.InternalTx, itemsCount uint64) (*page[*internalTxItem], error) {
+	return keysetPage(rows, itemsCount, func(rows []explorer.InternalTx) ([]*internalTxItem, error) {
+		var addrs []common.Address
+		for i := range rows {
+			addrs = append(addrs, rows[i].From)
+			for _, a := range []*common.Address{rows[i].To, rows[i].Created} {
+				if a != nil {
+					addrs = append(addrs, *a)
+				}
 			}
 		}
-	}
-	c, err := h.contractsOf(ctx, addrs)
-	if err != nil {
-		return nil, err
-	}
-	p := &page{Items: make([]obj, len(rows))}
-	for i := range rows {
-		p.Items[i] = internalTxJSON(&rows[i], c)
-	}
-	if more {
-		p.NextPageParams = next(&rows[len(rows)-1])
-	}
-	return p, nil
+		c, err := h.contractsOf(ctx, addrs)
+		if err != nil {
+			return nil, err
+		}
+		items := make([]*internalTxItem, len(rows))
+		for i := range rows {
+			items[i] = internalTxJSON(&rows[i], c)
+		}
+		return items, nil
+	}, func(last *explorer.InternalTx, n uint64) any {
+		return internalPosition{BlockNumber: last.BlockNumber, Index: last.Index, ItemsCount: n, TxHash: last.TxHash.Hex(),
+			TxIndex: last.TxIndex}
+	})
 }
 
 // internalCursor reads the (block_number, transaction_index, index) keyset
@@ -102,15 +99,6 @@ func (r *request) internalCursor() (explorer.InternalCursor, error) {
 	return cur, nil
 }
 
-func internalNext(count uint64) func(*explorer.InternalTx) obj {
-	return func(last *explorer.InternalTx) obj {
-		return obj{
-			"block_number": last.BlockNumber, "transaction_index": last.TxIndex, "index": last.Index,
-			"transaction_hash": last.TxHash.Hex(), "items_count": count + PageSize,
-		}
-	}
-}
-
 // internalTxs is /api/v2/internal-transactions: every internal transaction,
 // newest first.
 func (h *handlers) internalTxs(r *request) (any, error) {
@@ -126,7 +114,7 @@ func (h *handlers) internalTxs(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return h.internalPage(r.Context(), rows, internalNext(count))
+	return h.internalPage(r.Context(), rows, count)
 }
 
 // txInternalTxs lists a transaction's internal transactions in trace
@@ -158,7 +146,7 @@ func (h *handlers) txInternalTxs(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return h.internalPage(r.Context(), rows, internalNext(count))
+	return h.internalPage(r.Context(), rows, count)
 }
 
 // addressInternalTxs lists the internal transactions an address sent,
@@ -191,7 +179,7 @@ func (h *handlers) addressInternalTxs(r *request) (any, error) {
 			return nil, err
 		}
 	}
-	return h.internalPage(r.Context(), rows, internalNext(count))
+	return h.internalPage(r.Context(), rows, count)
 }
 
 // addressTabsCounters is /api/v2/addresses/{hash}/tabs-counters: how many
@@ -219,26 +207,24 @@ func (h *handlers) addressTabsCounters(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return obj{
-		"internal_transactions_count": internal,
-		"transactions_count":          a.TxCount,
-		"validations_count":           a.BlocksValidated,
-		"withdrawals_count":           0,
-		"logs_count":                  nil,
-		"token_balances_count":        len(balances),
-		"token_transfers_count":       transfers,
+	return addressTabsCounters{
+		InternalTxs:    internal,
+		TokenBalances:  len(balances),
+		TokenTransfers: transfers,
+		Txs:            a.TxCount,
+		Validations:    a.BlocksValidated,
 	}, nil
 }
 
 // hasInternalErrors fills has_error_in_internal_transactions of rendered
 // transactions.
-func (h *handlers) hasInternalErrors(ctx context.Context, items []obj, hashes []common.Hash) error {
+func (h *handlers) hasInternalErrors(ctx context.Context, items []*txItem, hashes []common.Hash) error {
 	errs, err := h.b.Store.TxsWithInternalErrors(ctx, hashes)
 	if err != nil {
 		return err
 	}
 	for i := range items {
-		items[i]["has_error_in_internal_transactions"] = errs[hashes[i]]
+		items[i].HasInternalErrors = ptr(errs[hashes[i]])
 	}
 	return nil
 }
@@ -276,15 +262,15 @@ func (h *handlers) blockInternalTxs(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return h.internalPage(r.Context(), rows, internalNext(count))
+	return h.internalPage(r.Context(), rows, count)
 }
 
 // blockInternalCount sets a rendered block's internal_transactions_count.
-func (h *handlers) blockInternalCount(ctx context.Context, item obj, number uint64) error {
+func (h *handlers) blockInternalCount(ctx context.Context, item *blockItem, number uint64) error {
 	n, err := h.b.Store.BlockInternalCount(ctx, number)
 	if err != nil {
 		return err
 	}
-	item["internal_transactions_count"] = n
+	item.InternalTxCount = &n
 	return nil
 }

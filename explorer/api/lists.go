@@ -8,13 +8,6 @@ import (
 	"github.com/emberchain/ember/explorer"
 )
 
-// page is Blockscout's list envelope. NextPageParams is nil (JSON null) on
-// the last page.
-type page struct {
-	Items          []obj `json:"items"`
-	NextPageParams obj   `json:"next_page_params"`
-}
-
 // head is the newest indexed block, for confirmations.
 func (h *handlers) head() uint64 {
 	indexed, _, _, _ := h.b.Status()
@@ -43,13 +36,13 @@ func txAddresses(txs []explorer.Tx) []common.Address {
 
 // txItems renders transactions, the contracts among their addresses looked
 // up in one query.
-func (h *handlers) txItems(ctx context.Context, txs []explorer.Tx) ([]obj, error) {
+func (h *handlers) txItems(ctx context.Context, txs []explorer.Tx) ([]*txItem, error) {
 	c, err := h.contractsOf(ctx, txAddresses(txs))
 	if err != nil {
 		return nil, err
 	}
 	head := h.head()
-	items := make([]obj, len(txs))
+	items := make([]*txItem, len(txs))
 	for i := range txs {
 		items[i] = txJSON(&txs[i], head, c)
 	}
@@ -60,29 +53,15 @@ func (h *handlers) txItems(ctx context.Context, txs []explorer.Tx) ([]obj, error
 }
 
 // txPage renders a keyset page of transactions ordered by (block, index)
-// descending; txs holds up to PageSize+1 rows, the extra one only telling
-// that another page exists.
-func (h *handlers) txPage(ctx context.Context, txs []explorer.Tx, itemsCount uint64, extra obj) (*page, error) {
-	more := len(txs) > PageSize
-	if more {
-		txs = txs[:PageSize]
-	}
-	items, err := h.txItems(ctx, txs)
-	if err != nil {
-		return nil, err
-	}
-	p := &page{Items: items}
-	if more {
-		last := txs[len(txs)-1]
-		p.NextPageParams = obj{"block_number": last.BlockNumber, "index": last.Index, "items_count": itemsCount + PageSize}
-		for k, v := range extra {
-			p.NextPageParams[k] = v
-		}
-	}
-	return p, nil
+// descending; filter, if set, is repeated in the next page's params.
+func (h *handlers) txPage(ctx context.Context, txs []explorer.Tx, itemsCount uint64, filter string) (*page[*txItem], error) {
+	return keysetPage(txs, itemsCount, func(txs []explorer.Tx) ([]*txItem, error) { return h.txItems(ctx, txs) },
+		func(last *explorer.Tx, n uint64) any {
+			return txPosition{BlockNumber: last.BlockNumber, Filter: filter, Index: last.Index, ItemsCount: n}
+		})
 }
 
-func (h *handlers) blockItems(ctx context.Context, blocks []explorer.Block) ([]obj, error) {
+func (h *handlers) blockItems(ctx context.Context, blocks []explorer.Block) ([]*blockItem, error) {
 	miners := make([]common.Address, len(blocks))
 	for i := range blocks {
 		miners[i] = blocks[i].Miner
@@ -91,52 +70,36 @@ func (h *handlers) blockItems(ctx context.Context, blocks []explorer.Block) ([]o
 	if err != nil {
 		return nil, err
 	}
-	items := make([]obj, len(blocks))
+	items := make([]*blockItem, len(blocks))
 	for i := range blocks {
 		items[i] = blockJSON(&blocks[i], c)
 	}
 	return items, nil
 }
 
-// emptyPage is a list with nothing in it and no next page.
-func emptyPage() *page { return &page{Items: []obj{}} }
-
-// blockPage renders a keyset page of blocks ordered by number descending;
-// blocks holds up to PageSize+1 rows, the extra one only telling that
-// another page exists.
-func (h *handlers) blockPage(r *request, blocks []explorer.Block, itemsCount uint64) (*page, error) {
-	more := len(blocks) > PageSize
-	if more {
-		blocks = blocks[:PageSize]
-	}
-	items, err := h.blockItems(r.Context(), blocks)
-	if err != nil {
-		return nil, err
-	}
-	p := &page{Items: items}
-	if more {
-		p.NextPageParams = obj{"block_number": blocks[len(blocks)-1].Number, "items_count": itemsCount + PageSize}
-	}
-	return p, nil
+// blockPage renders a keyset page of blocks ordered by number descending.
+func (h *handlers) blockPage(r *request, blocks []explorer.Block, itemsCount uint64) (*page[*blockItem], error) {
+	return keysetPage(blocks, itemsCount, func(blocks []explorer.Block) ([]*blockItem, error) {
+		return h.blockItems(r.Context(), blocks)
+	}, func(last *explorer.Block, n uint64) any {
+		return blockPosition{BlockNumber: last.Number, ItemsCount: n}
+	})
 }
 
-// logPage renders logs (at most PageSize), the contracts among their
-// addresses looked up in one query; the caller sets NextPageParams.
-func (h *handlers) logPage(r *request, logs []explorer.Log) (*page, error) {
+// logItems renders logs, the contracts among their addresses looked up in
+// one query.
+func (h *handlers) logItems(ctx context.Context, logs []explorer.Log) ([]*logItem, error) {
 	addrs := make([]common.Address, len(logs))
 	for i := range logs {
 		addrs[i] = logs[i].Address
 	}
-	c, err := h.contractsOf(r.Context(), addrs)
+	c, err := h.contractsOf(ctx, addrs)
 	if err != nil {
 		return nil, err
 	}
-	p := &page{Items: make([]obj, len(logs))}
+	items := make([]*logItem, len(logs))
 	for i := range logs {
-		p.Items[i] = logJSON(&logs[i], c)
+		items[i] = logJSON(&logs[i], c)
 	}
-	if err := h.decodeLogs(r.Context(), logs, p.Items); err != nil { // decode.go
-		return nil, err
-	}
-	return p, nil
+	return items, h.decodeLogs(ctx, logs, items) // decode.go
 }

@@ -38,7 +38,19 @@ func invalid(msg string) error { return &apiError{status: http.StatusUnprocessab
 // errNotFound is Blockscout's 404.
 var errNotFound = &apiError{status: http.StatusNotFound, msg: "Not found"}
 
-func message(msg string) map[string]string { return map[string]string{"message": msg} }
+// messageJSON is Blockscout's answer of a bare message (errors, "OK").
+type messageJSON struct {
+	Message string `json:"message"`
+}
+
+func message(msg string) messageJSON { return messageJSON{Message: msg} }
+
+// rpcStatus is the gRPC gateway's error body.
+type rpcStatus struct {
+	Code    int       `json:"code"`
+	Details emptyList `json:"details"`
+	Message string    `json:"message"`
+}
 
 // statusError is an error in the gRPC-gateway shape (rpcStatus) that
 // Blockscout's microservices answer with: the gRPC code and message.
@@ -72,7 +84,7 @@ func (h *handlers) serve(fn func(*request) (any, error)) http.Handler {
 		case errors.As(err, &ae):
 			writeJSON(w, ae.status, message(ae.msg))
 		case errors.As(err, &se):
-			writeJSON(w, se.status, map[string]any{"code": se.code, "message": se.msg, "details": []any{}})
+			writeJSON(w, se.status, rpcStatus{Code: se.code, Message: se.msg})
 		case errors.Is(err, explorer.ErrNotFound):
 			writeJSON(w, http.StatusNotFound, message("Not found"))
 		default:

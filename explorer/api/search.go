@@ -13,7 +13,7 @@ import (
 type searchHit struct {
 	kind  string // block, transaction, address
 	param string // what the front end's URL takes: block hash or number, tx hash, address
-	item  obj
+	item  any    // blockHit, txHit or addressHit
 }
 
 // find resolves q to a block (number or hash), a transaction or a known
@@ -22,19 +22,19 @@ func (h *handlers) find(ctx context.Context, q string) (*searchHit, error) {
 	q = strings.TrimSpace(q)
 	if n, ok := parseUint(q); ok {
 		b, err := h.b.Store.Block(ctx, n)
-		return blockHit(b, err)
+		return blockHitOf(b, err)
 	}
 	if hash, ok := parseHash(q); ok {
 		b, err := h.b.Store.BlockByHash(ctx, hash)
-		if hit, err := blockHit(b, err); hit != nil || err != nil {
+		if hit, err := blockHitOf(b, err); hit != nil || err != nil {
 			return hit, err
 		}
 		t, err := h.b.Store.Tx(ctx, hash)
 		if err != nil {
 			return nil, ignoreNotFound(err)
 		}
-		return &searchHit{kind: "transaction", param: t.Hash.Hex(), item: obj{
-			"type": "transaction", "transaction_hash": t.Hash.Hex(), "timestamp": isoTime(t.Time), "url": "/tx/" + t.Hash.Hex(),
+		return &searchHit{kind: "transaction", param: t.Hash.Hex(), item: txHit{
+			Timestamp: isoTime(t.Time), TxHash: t.Hash.Hex(), Type: "transaction", URL: "/tx/" + t.Hash.Hex(),
 		}}, nil
 	}
 	if addr, ok := h.parseAddress(q); ok {
@@ -46,22 +46,20 @@ func (h *handlers) find(ctx context.Context, q string) (*searchHit, error) {
 		if a.IsContract {
 			kind = "contract"
 		}
-		return &searchHit{kind: "address", param: a.Hash.Hex(), item: obj{
-			"type": kind, "address_hash": a.Hash.Hex(), "address": a.Hash.Hex(), "name": nil,
-			"is_smart_contract_verified": false, "url": "/address/" + a.Hash.Hex(), "reputation": "ok",
-			"certified": false, "ens_info": nil,
+		return &searchHit{kind: "address", param: a.Hash.Hex(), item: addressHit{
+			Address: a.Hash.Hex(), AddressHash: a.Hash.Hex(), Reputation: "ok", Type: kind, URL: "/address/" + a.Hash.Hex(),
 		}}, nil
 	}
 	return nil, nil
 }
 
-func blockHit(b *explorer.Block, err error) (*searchHit, error) {
+func blockHitOf(b *explorer.Block, err error) (*searchHit, error) {
 	if err != nil {
 		return nil, ignoreNotFound(err)
 	}
-	return &searchHit{kind: "block", param: b.Hash.Hex(), item: obj{
-		"type": "block", "block_number": b.Number, "block_hash": b.Hash.Hex(), "timestamp": isoTime(b.Time),
-		"block_type": "block", "url": "/block/" + b.Hash.Hex(),
+	return &searchHit{kind: "block", param: b.Hash.Hex(), item: blockHit{
+		BlockHash: b.Hash.Hex(), BlockNumber: b.Number, BlockType: "block", Timestamp: isoTime(b.Time), Type: "block",
+		URL: "/block/" + b.Hash.Hex(),
 	}}, nil
 }
 
@@ -79,16 +77,15 @@ func (h *handlers) search(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &page{Items: []obj{}}
+	var items []any
 	if hit != nil {
-		p.Items = append(p.Items, hit.item)
+		items = append(items, hit.item)
 	}
 	tokens, err := h.tokenSearch(r.Context(), strings.TrimSpace(r.URL.Query().Get("q"))) // tokens.go
 	if err != nil {
 		return nil, err
 	}
-	p.Items = append(p.Items, tokens...)
-	return p, nil
+	return onePage(append(items, tokens...)), nil
 }
 
 func (h *handlers) checkRedirect(r *request) (any, error) {
@@ -97,7 +94,7 @@ func (h *handlers) checkRedirect(r *request) (any, error) {
 		return nil, err
 	}
 	if hit == nil {
-		return obj{"redirect": false, "type": nil, "parameter": nil}, nil
+		return redirect{}, nil
 	}
-	return obj{"redirect": true, "type": hit.kind, "parameter": hit.param}, nil
+	return redirect{Parameter: &hit.param, Redirect: true, Type: &hit.kind}, nil
 }

@@ -13,17 +13,14 @@ func (h *handlers) dataAvailability(r *request) (any, error) {
 // accountAbstraction is /proxy/account-abstraction/status: no ERC-4337
 // indexer runs here, so both entry-point versions say not enabled.
 func (h *handlers) accountAbstraction(*request) (any, error) {
-	off := func() obj {
-		return obj{"enabled": false, "live": false, "past_db_logs_indexing_finished": false, "past_rpc_logs_indexing_finished": false}
-	}
-	return obj{"finished_past_indexing": false, "v06": off(), "v07": off()}, nil
+	return accountAbstractionStatus{}, nil
 }
 
 // jsonRPCURL is /api/v2/config/json-rpc-url: where wallets reach the chain.
 func (h *handlers) jsonRPCURL(*request) (any, error) {
-	var url any
+	var out jsonRPCURL
 	if h.b.JSONRPCURL != "" {
-		url = h.b.JSONRPCURL
+		out.URL = &h.b.JSONRPCURL
 	}
-	return obj{"json_rpc_url": url}, nil
+	return out, nil
 }

@@ -14,24 +14,17 @@ func (h *handlers) stats(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return obj{
-		"total_blocks":                   u64(st.Blocks),
-		"total_addresses":                u64(st.Addresses),
-		"total_transactions":             u64(st.Transactions),
-		"average_block_time":             st.AvgBlockMilli,
-		"coin_image":                     nil,
-		"coin_price":                     nil, // no price source
-		"coin_price_change_percentage":   nil,
-		"total_gas_used":                 u64(st.GasUsed),
-		"transactions_today":             u64(st.TxsToday),
-		"gas_used_today":                 u64(st.GasUsedToday),
-		"gas_prices":                     prices,
-		"gas_price_updated_at":           pricedAt,
-		"gas_prices_update_in":           0, // computed on each request
-		"static_gas_price":               nil,
-		"market_cap":                     nil,
-		"network_utilization_percentage": st.Utilization,
-		"tvl":                            nil,
+	return statsJSON{
+		AverageBlockTime:   st.AvgBlockMilli,
+		GasPriceUpdatedAt:  pricedAt,
+		GasPrices:          prices,
+		GasUsedToday:       u64(st.GasUsedToday),
+		NetworkUtilization: st.Utilization,
+		TotalAddresses:     u64(st.Addresses),
+		TotalBlocks:        u64(st.Blocks),
+		TotalGasUsed:       u64(st.GasUsed),
+		TotalTxs:           u64(st.Transactions),
+		TxsToday:           u64(st.TxsToday),
 	}, nil
 }
 
@@ -48,12 +41,7 @@ func (h *handlers) indexingStatus(*request) (any, error) {
 		ratio = r.FloatString(2)
 	}
 	done := indexedOK && headOK && indexed >= head
-	return obj{
-		"finished_indexing":                   done,
-		"finished_indexing_blocks":            done,
-		"indexed_blocks_ratio":                ratio,
-		"indexed_internal_transactions_ratio": nil,
-	}, nil
+	return indexingStatus{Finished: done, FinishedBlocks: done, BlocksRatio: ratio}, nil
 }
 
 // healthyLag is how many blocks the index may trail the chain and still
@@ -95,21 +83,20 @@ func (h *handlers) health(r *request) (any, error) {
 		if !ok {
 			return nil, rpcNotFound(fmt.Sprintf("unknown service %q", name))
 		}
-		return obj{"status": servingStatus(check(h))}, nil
+		return serviceHealth{Status: servingStatus(check(h))}, nil
 	}
 	indexed, indexedOK, head, headOK := h.b.Status()
-	db := obj{"number": nil, "timestamp": nil}
+	out := healthJSON{Healthy: h.indexHealthy()}
+	out.Status = servingStatus(out.Healthy)
+	latest := &out.Metadata.LatestBlock
 	if indexedOK {
-		db["number"] = fmt.Sprint(indexed)
+		latest.DB.Number = ptr(fmt.Sprint(indexed))
 		if b, err := h.b.Store.Block(r.Context(), indexed); err == nil {
-			db["timestamp"] = isoTime(b.Time)
+			latest.DB.Timestamp = ptr(isoTime(b.Time))
 		}
 	}
-	node := obj{"number": nil}
 	if headOK {
-		node["number"] = fmt.Sprint(head)
+		latest.Node.Number = ptr(fmt.Sprint(head))
 	}
-	healthy := h.indexHealthy()
-	return obj{"status": servingStatus(healthy), "healthy": healthy,
-		"metadata": obj{"latest_block": obj{"db": db, "node": node}}}, nil
+	return out, nil
 }

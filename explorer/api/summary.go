@@ -43,15 +43,15 @@ func formatUnits(v *big.Int, decimals int) string {
 	return whole
 }
 
-func variable(typ string, value any) obj { return obj{"type": typ, "value": value} }
+func variable(typ string, value any) summaryVar { return summaryVar{Type: typ, Value: value} }
 
-func summary(template string, vars obj) obj {
-	return obj{"summary_template": template, "summary_template_variables": vars}
+func summary(template string, vars summaryVars) summaryItem {
+	return summaryItem{Template: template, Vars: vars}
 }
 
 // tokenFacts are what calls tell of a token, for summaries.
 type tokenFacts struct {
-	name, symbol any // string or nil
+	name, symbol *string // nil when unknown
 	decimals     *int
 }
 
@@ -82,13 +82,15 @@ func (h *handlers) tokenFacts(ctx context.Context, addr common.Address, cache ma
 	if h.b.Chain == nil {
 		return f
 	}
-	str := func(sel []byte) any {
+	str := func(sel []byte) *string {
 		out, err := h.b.Chain.CallContract(ctx, addr, sel)
 		if err != nil {
 			return nil
 		}
 		if v, err := (abi.Arguments{{Type: sumStringType}}).Unpack(out); err == nil && len(v) == 1 {
-			return v[0]
+			if s, ok := v[0].(string); ok {
+				return &s
+			}
 		}
 		return nil
 	}
@@ -103,16 +105,12 @@ func (h *handlers) tokenFacts(ctx context.Context, addr common.Address, cache ma
 }
 
 // tokenVar is a summary's token variable: TokenInfo as far as known.
-func tokenVar(addr common.Address, typ string, f *tokenFacts) obj {
-	var decimals any
+func tokenVar(addr common.Address, typ string, f *tokenFacts) summaryVar {
+	t := summaryToken{AddressHash: addr.Hex(), Name: f.name, Symbol: f.symbol, Type: typ}
 	if f.decimals != nil {
-		decimals = u64(uint64(*f.decimals))
+		t.Decimals = ptr(u64(uint64(*f.decimals)))
 	}
-	return variable("token", obj{
-		"address_hash": addr.Hex(), "name": f.name, "symbol": f.symbol, "decimals": decimals, "type": typ,
-		"holders_count": nil, "total_supply": nil, "exchange_rate": nil, "volume_24h": nil,
-		"circulating_market_cap": nil, "icon_url": nil,
-	})
+	return variable("token", t)
 }
 
 // txSummary is /api/v2/transactions/{hash}/summary: readable sentences
@@ -154,21 +152,21 @@ func (h *handlers) txSummary(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	param := func(a common.Address) obj {
+	param := func(a common.Address) summaryVar {
 		p := c.param(a)
 		markVerified(p, names)
 		return variable("address", p)
 	}
 	facts := map[common.Address]*tokenFacts{}
-	var out []obj
+	var out []summaryItem
 
 	// Contract deployment.
 	if t.To == nil {
 		if t.Created != nil {
-			out = append(out, summary("{action_type} contract {contract_address}", obj{
+			out = append(out, summary("{action_type} contract {contract_address}", summaryVars{
 				"action_type": variable("string", "Deployed"), "contract_address": param(*t.Created)}))
 		} else {
-			out = append(out, summary("{action_type} contract failed", obj{"action_type": variable("string", "Deploying")}))
+			out = append(out, summary("{action_type} contract failed", summaryVars{"action_type": variable("string", "Deploying")}))
 		}
 	}
 
@@ -193,7 +191,7 @@ func (h *handlers) txSummary(r *request) (any, error) {
 			if f.decimals != nil {
 				amount = variable("currency", formatUnits(new(big.Int).SetBytes(l.Data), *f.decimals))
 			}
-			vars := obj{"amount": amount, "token": tokenVar(l.Address, "ERC-20", f)}
+			vars := summaryVars{"amount": amount, "token": tokenVar(l.Address, "ERC-20", f)}
 			switch {
 			case from == zero:
 				vars["action_type"], vars["to_address"] = variable("string", "Mint"), param(to)
@@ -208,7 +206,7 @@ func (h *handlers) txSummary(r *request) (any, error) {
 		case d.Name == "Transfer" && len(l.Topics) == 4: // ERC-721
 			f := h.tokenFacts(ctx, l.Address, facts)
 			from, to := addrArg(1), addrArg(2)
-			vars := obj{"token": tokenVar(l.Address, "ERC-721", f), "token_id": variable("string", l.Topics[3].Big().String())}
+			vars := summaryVars{"token": tokenVar(l.Address, "ERC-721", f), "token_id": variable("string", l.Topics[3].Big().String())}
 			switch {
 			case from == zero:
 				vars["action_type"], vars["to_address"] = variable("string", "Mint"), param(to)
@@ -222,7 +220,7 @@ func (h *handlers) txSummary(r *request) (any, error) {
 			}
 		case d.Name == "TransferSingle" && len(l.Topics) == 4 && len(l.Data) == 64: // ERC-1155
 			f := h.tokenFacts(ctx, l.Address, facts)
-			out = append(out, summary("{action_type} {amount} of {token} #{token_id} from {from_address} to {to_address}", obj{
+			out = append(out, summary("{action_type} {amount} of {token} #{token_id} from {from_address} to {to_address}", summaryVars{
 				"action_type": variable("string", "Transfer"), "amount": variable("currency", new(big.Int).SetBytes(l.Data[32:]).String()),
 				"token": tokenVar(l.Address, "ERC-1155", f), "token_id": variable("string", new(big.Int).SetBytes(l.Data[:32]).String()),
 				"from_address": param(addrArg(2)), "to_address": param(addrArg(3))}))
@@ -235,12 +233,12 @@ func (h *handlers) txSummary(r *request) (any, error) {
 			} else if f.decimals != nil {
 				amount = variable("currency", formatUnits(v, *f.decimals))
 			}
-			out = append(out, summary("{action_type} {spender_address} to spend {amount} {token}", obj{
+			out = append(out, summary("{action_type} {spender_address} to spend {amount} {token}", summaryVars{
 				"action_type": variable("string", "Approve"), "spender_address": param(addrArg(2)), "amount": amount,
 				"token": tokenVar(l.Address, "ERC-20", f)}))
 		case d.Name == "ApprovalForAll" && len(l.Topics) == 3:
 			f := h.tokenFacts(ctx, l.Address, facts)
-			vars := obj{"operator_address": param(addrArg(2)), "token": tokenVar(l.Address, "ERC-721", f)}
+			vars := summaryVars{"operator_address": param(addrArg(2)), "token": tokenVar(l.Address, "ERC-721", f)}
 			if approved, _ := args["approved"].(bool); approved {
 				vars["action_type"] = variable("string", "Approve")
 				out = append(out, summary("{action_type} {operator_address} to transfer all {token}", vars))
@@ -261,17 +259,19 @@ func (h *handlers) txSummary(r *request) (any, error) {
 		if t.Status != 1 {
 			action = "Failed to call"
 		}
-		out = append(out, summary("{action_type} {method} on {to_address}", obj{
+		out = append(out, summary("{action_type} {method} on {to_address}", summaryVars{
 			"action_type": variable("string", action), "method": variable("method", name), "to_address": param(*t.To)}))
 	}
 	// Native coin moved (alone, or alongside a call).
 	if t.To != nil && (t.Value.Sign() > 0 || (!c[*t.To] && len(t.Input) == 0)) {
-		out = append(out, summary("{action_type} {amount} {native} to {to_address}", obj{
+		out = append(out, summary("{action_type} {amount} {native} to {to_address}", summaryVars{
 			"action_type": variable("string", "Transfer"), "amount": variable("currency", formatUnits(t.Value, coinDecimals)),
 			"native": variable("string", coinSymbol), "to_address": param(*t.To)}))
 	}
 	if out == nil {
-		out = []obj{}
+		out = []summaryItem{}
 	}
-	return obj{"success": true, "data": obj{"summaries": out}}, nil
+	answer := summaryJSON{Success: true}
+	answer.Data.Summaries = out
+	return answer, nil
 }

@@ -71,37 +71,31 @@ func (r *request) transferCursor(asc bool) (explorer.TransferCursor, error) {
 	return c, nil
 }
 
-// transferPage renders up to PageSize transfers (list holds one more when
-// another page exists).
-func (h *handlers) transferPage(ctx context.Context, list []explorer.TokenTransfer, itemsCount uint64, extra obj) (*page, error) {
-	more := len(list) > PageSize
-	if more {
-		list = list[:PageSize]
-	}
-	v, err := h.transferView(ctx, list)
-	if err != nil {
-		return nil, err
-	}
-	p := &page{Items: make([]obj, len(list))}
-	for i := range list {
-		p.Items[i] = v.transferJSON(&list[i])
-	}
-	if more {
-		last := list[len(list)-1]
-		p.NextPageParams = obj{"block_number": last.BlockNumber, "index": last.LogIndex, "items_count": itemsCount + PageSize}
+// transferPage renders a keyset page of transfers; tokenID, if set, is
+// repeated in the next page's params (an instance's transfers).
+func (h *handlers) transferPage(ctx context.Context, list []explorer.TokenTransfer, itemsCount uint64, tokenID *string) (*page[*transferItem], error) {
+	return keysetPage(list, itemsCount, func(list []explorer.TokenTransfer) ([]*transferItem, error) {
+		v, err := h.transferView(ctx, list)
+		if err != nil {
+			return nil, err
+		}
+		items := make([]*transferItem, len(list))
+		for i := range list {
+			items[i] = v.transferJSON(&list[i])
+		}
+		return items, nil
+	}, func(last *explorer.TokenTransfer, n uint64) any {
+		p := transferPosition{BlockNumber: last.BlockNumber, Index: last.LogIndex, ItemsCount: n, TokenID: tokenID}
 		if last.Batch {
-			p.NextPageParams["batch_index"] = last.BatchIndex
+			p.BatchIndex = &last.BatchIndex
 		}
-		for k, x := range extra {
-			p.NextPageParams[k] = x
-		}
-	}
-	return p, nil
+		return p
+	})
 }
 
 // listTransfers is every transfer list: f narrowed by the type query
 // parameter, paged.
-func (h *handlers) listTransfers(r *request, f explorer.TransferFilter, extra obj) (any, error) {
+func (h *handlers) listTransfers(r *request, f explorer.TransferFilter, tokenID *string) (any, error) {
 	types, err := parseTypes(r.URL.Query().Get("type"))
 	if err != nil {
 		return nil, err
@@ -119,7 +113,7 @@ func (h *handlers) listTransfers(r *request, f explorer.TransferFilter, extra ob
 	if err != nil {
 		return nil, err
 	}
-	return h.transferPage(r.Context(), list, count, extra)
+	return h.transferPage(r.Context(), list, count, tokenID)
 }
 
 func (h *handlers) tokenTransfers(r *request) (any, error) {
@@ -195,7 +189,7 @@ func (h *handlers) tokenCounters(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return obj{"token_holders_count": u64(t.HoldersCount), "transfers_count": u64(t.TransfersCount)}, nil
+	return tokenCounters{Holders: u64(t.HoldersCount), Transfers: u64(t.TransfersCount)}, nil
 }
 
 func (h *handlers) tokenTokenTransfers(r *request) (any, error) {
@@ -234,20 +228,16 @@ func (h *handlers) tokens(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	more := len(list) > PageSize
-	if more {
-		list = list[:PageSize]
-	}
-	p := &page{Items: make([]obj, len(list))}
-	for i := range list {
-		p.Items[i] = tokenObj(&list[i])
-	}
-	if more {
-		last := list[len(list)-1]
-		p.NextPageParams = obj{"holders_count": last.HoldersCount, "contract_address_hash": last.Address.Hex(),
-			"name": optStr(last.Name), "is_name_null": last.Name == nil, "market_cap": nil, "items_count": count + PageSize}
-	}
-	return p, nil
+	return keysetPage(list, count, func(list []explorer.Token) ([]*tokenInfo, error) {
+		items := make([]*tokenInfo, len(list))
+		for i := range list {
+			items[i] = tokenObj(&list[i])
+		}
+		return items, nil
+	}, func(last *explorer.Token, n uint64) any {
+		return tokenPosition{Address: last.Address.Hex(), HoldersCount: last.HoldersCount, IsNameNull: last.Name == nil,
+			ItemsCount: n, Name: last.Name}
+	})
 }
 
 // holderCursor reads the (value, address_hash[, token_id]) position of a
@@ -278,36 +268,25 @@ func (h *handlers) tokenHolderCursor(r *request, addrKey string) (explorer.Holde
 }
 
 // tokenHolderPage renders token holders.
-func (h *handlers) tokenHolderPage(r *request, t *explorer.Token, list []explorer.TokenBalance, itemsCount uint64) (*page, error) {
-	more := len(list) > PageSize
-	if more {
-		list = list[:PageSize]
-	}
-	addrs := make([]common.Address, len(list))
-	for i := range list {
-		addrs[i] = list[i].Holder
-	}
-	c, err := h.contractsOf(r.Context(), addrs)
-	if err != nil {
-		return nil, err
-	}
-	p := &page{Items: make([]obj, len(list))}
-	for i := range list {
-		b := &list[i]
-		var id any
-		if b.TokenID != nil {
-			id = b.TokenID.String()
+func (h *handlers) tokenHolderPage(r *request, t *explorer.Token, list []explorer.TokenBalance, itemsCount uint64) (*page[*holderItem], error) {
+	return keysetPage(list, itemsCount, func(list []explorer.TokenBalance) ([]*holderItem, error) {
+		addrs := make([]common.Address, len(list))
+		for i := range list {
+			addrs[i] = list[i].Holder
 		}
-		p.Items[i] = obj{"address": c.param(b.Holder), "value": b.Value.String(), "token_id": id, "token": tokenObj(t)}
-	}
-	if more {
-		last := list[len(list)-1]
-		p.NextPageParams = obj{"value": last.Value.String(), "address_hash": last.Holder.Hex(), "items_count": itemsCount + PageSize}
-		if last.TokenID != nil {
-			p.NextPageParams["token_id"] = last.TokenID.String()
+		c, err := h.contractsOf(r.Context(), addrs)
+		if err != nil {
+			return nil, err
 		}
-	}
-	return p, nil
+		items := make([]*holderItem, len(list))
+		for i := range list {
+			b := &list[i]
+			items[i] = &holderItem{Address: c.param(b.Holder), Token: tokenObj(t), TokenID: dec(b.TokenID), Value: b.Value.String()}
+		}
+		return items, nil
+	}, func(last *explorer.TokenBalance, n uint64) any {
+		return holderValuePosition{AddressHash: last.Holder.Hex(), ItemsCount: n, TokenID: dec(last.TokenID), Value: last.Value.String()}
+	})
 }
 
 func (h *handlers) tokenHolders(r *request) (any, error) {
@@ -358,28 +337,25 @@ func (h *handlers) tokenInstances(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	more := len(list) > PageSize
-	if more {
-		list = list[:PageSize]
-	}
-	var owners []common.Address
-	for i := range list {
-		if list[i].Owner != nil {
-			owners = append(owners, *list[i].Owner)
+	return keysetPage(list, 0, func(list []explorer.TokenInstance) ([]*instanceItem, error) {
+		var owners []common.Address
+		for i := range list {
+			if list[i].Owner != nil {
+				owners = append(owners, *list[i].Owner)
+			}
 		}
-	}
-	c, err := h.contractsOf(r.Context(), owners)
-	if err != nil {
-		return nil, err
-	}
-	p := &page{Items: make([]obj, len(list))}
-	for i := range list {
-		p.Items[i] = instanceJSON(&list[i], t, c)
-	}
-	if more {
-		p.NextPageParams = obj{"unique_token": list[len(list)-1].TokenID.String()}
-	}
-	return p, nil
+		c, err := h.contractsOf(r.Context(), owners)
+		if err != nil {
+			return nil, err
+		}
+		items := make([]*instanceItem, len(list))
+		for i := range list {
+			items[i] = instanceJSON(&list[i], t, c)
+		}
+		return items, nil
+	}, func(last *explorer.TokenInstance, _ uint64) any {
+		return instancePosition{UniqueToken: last.TokenID.String()}
+	})
 }
 
 func (h *handlers) tokenInstance(r *request) (any, error) {
@@ -403,7 +379,7 @@ func (h *handlers) instanceTransfers(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return h.listTransfers(r, explorer.TransferFilter{Token: &t.Address, TokenID: in.TokenID}, obj{"token_id": in.TokenID.String()})
+	return h.listTransfers(r, explorer.TransferFilter{Token: &t.Address, TokenID: in.TokenID}, ptr(in.TokenID.String()))
 }
 
 func (h *handlers) instanceTransfersCount(r *request) (any, error) {
@@ -415,7 +391,7 @@ func (h *handlers) instanceTransfersCount(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return obj{"transfers_count": n}, nil
+	return transfersCount{Count: n}, nil
 }
 
 // instanceHolders lists who holds an instance: its owner for ERC-721 (none
@@ -466,7 +442,44 @@ func (h *handlers) refetchMetadata(r *request) (any, error) {
 }
 
 // balanceItems renders token balances with their tokens and instances.
-func (h *handlers) balanceItems(ctx context.Context, list []explorer.TokenBalance, nft bool) ([]obj, error) {
+func (h *handlers) balanceItems(ctx context.Context, list []explorer.TokenBalance) ([]*balanceItem, error) {
+	v, err := h.balanceView(ctx, list)
+	if err != nil {
+		return nil, err
+	}
+	items := make([]*balanceItem, len(list))
+	for i := range list {
+		b := &list[i]
+		items[i] = &balanceItem{Token: tokenObj(v.tokens[b.Token]), Value: b.Value.String()}
+		if b.TokenID != nil {
+			items[i].TokenID, items[i].TokenInstance = ptr(b.TokenID.String()), v.instance(b.Token, b.TokenID)
+		}
+	}
+	return items, nil
+}
+
+// nftItems renders NFT balances as their instances with the value held.
+func (h *handlers) nftItems(ctx context.Context, list []explorer.TokenBalance) ([]*instanceItem, error) {
+	v, err := h.balanceView(ctx, list)
+	if err != nil {
+		return nil, err
+	}
+	items := make([]*instanceItem, len(list))
+	for i := range list {
+		b := &list[i]
+		in := v.instances[b.Token][b.TokenID.String()]
+		if in == nil {
+			in = &explorer.TokenInstance{Token: b.Token, Type: b.Type, TokenID: b.TokenID}
+		}
+		items[i] = instanceJSON(in, v.tokens[b.Token], v.c)
+		items[i].Value = ptr(b.Value.String())
+	}
+	return items, nil
+}
+
+// balanceView loads the tokens and instances a list of balances renders
+// with.
+func (h *handlers) balanceView(ctx context.Context, list []explorer.TokenBalance) (*tokenView, error) {
 	var tokens []common.Address
 	ids := map[common.Address][]*big.Int{}
 	for i := range list {
@@ -475,30 +488,7 @@ func (h *handlers) balanceItems(ctx context.Context, list []explorer.TokenBalanc
 			ids[list[i].Token] = append(ids[list[i].Token], list[i].TokenID)
 		}
 	}
-	v, err := h.view(ctx, tokens, ids, nil)
-	if err != nil {
-		return nil, err
-	}
-	items := make([]obj, len(list))
-	for i := range list {
-		b := &list[i]
-		if nft {
-			in := v.instances[b.Token][b.TokenID.String()]
-			if in == nil {
-				in = &explorer.TokenInstance{Token: b.Token, Type: b.Type, TokenID: b.TokenID}
-			}
-			o := instanceJSON(in, v.tokens[b.Token], v.c)
-			o["value"] = b.Value.String()
-			items[i] = o
-			continue
-		}
-		var id, inst any
-		if b.TokenID != nil {
-			id, inst = b.TokenID.String(), v.instance(b.Token, b.TokenID)
-		}
-		items[i] = obj{"token": tokenObj(v.tokens[b.Token]), "token_id": id, "value": b.Value.String(), "token_instance": inst}
-	}
-	return items, nil
+	return h.view(ctx, tokens, ids, nil)
 }
 
 // balanceCursor reads the (value, token_contract_address_hash, token_id)
@@ -519,9 +509,9 @@ func (h *handlers) addressTokenBalances(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	items, err := h.balanceItems(r.Context(), list, false)
+	items, err := h.balanceItems(r.Context(), list)
 	if items == nil {
-		items = []obj{}
+		items = []*balanceItem{}
 	}
 	return items, err
 }
@@ -547,25 +537,17 @@ func (h *handlers) addressTokens(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	more := len(list) > PageSize
-	if more {
-		list = list[:PageSize]
-	}
-	items, err := h.balanceItems(r.Context(), list, false)
-	if err != nil {
-		return nil, err
-	}
-	p := &page{Items: items}
-	if more {
-		last := list[len(list)-1]
-		p.NextPageParams = obj{"value": last.Value.String(), "token_contract_address_hash": last.Token.Hex(),
-			"token_type": last.Type, "token_name": items[len(items)-1]["token"].(obj)["name"], "fiat_value": nil,
-			"items_count": count + PageSize}
-		if last.TokenID != nil {
-			p.NextPageParams["token_id"] = last.TokenID.String()
+	var lastName *string // the last item's token name, which the next page's params repeat
+	return keysetPage(list, count, func(list []explorer.TokenBalance) ([]*balanceItem, error) {
+		items, err := h.balanceItems(r.Context(), list)
+		if n := len(items); n > 0 && items[n-1].Token != nil {
+			lastName = items[n-1].Token.Name
 		}
-	}
-	return p, nil
+		return items, err
+	}, func(last *explorer.TokenBalance, n uint64) any {
+		return balancePosition{ItemsCount: n, Token: last.Token.Hex(), TokenID: dec(last.TokenID), TokenName: lastName,
+			TokenType: last.Type, Value: last.Value.String()}
+	})
 }
 
 // nftCursor reads the (token_contract_address_hash[, token_id]) position
@@ -626,21 +608,11 @@ func (h *handlers) addressNFTs(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	more := len(list) > PageSize
-	if more {
-		list = list[:PageSize]
-	}
-	items, err := h.balanceItems(r.Context(), list, true)
-	if err != nil {
-		return nil, err
-	}
-	p := &page{Items: items}
-	if more {
-		last := list[len(list)-1]
-		p.NextPageParams = obj{"token_contract_address_hash": last.Token.Hex(), "token_id": last.TokenID.String(),
-			"token_type": last.Type, "items_count": count + PageSize}
-	}
-	return p, nil
+	return keysetPage(list, count, func(list []explorer.TokenBalance) ([]*instanceItem, error) {
+		return h.nftItems(r.Context(), list)
+	}, func(last *explorer.TokenBalance, n uint64) any {
+		return nftPosition{ItemsCount: n, Token: last.Token.Hex(), TokenID: ptr(last.TokenID.String()), TokenType: last.Type}
+	})
 }
 
 // collectionInstances is how many instances a collection item shows.
@@ -670,45 +642,46 @@ func (h *handlers) addressNFTCollections(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	more := len(tokens) > PageSize
-	if more {
-		tokens = tokens[:PageSize]
-	}
-	infos, err := h.b.Store.TokensOf(r.Context(), tokens)
+	var infos map[common.Address]*explorer.Token
+	return keysetPage(tokens, count, func(tokens []common.Address) ([]*collectionItem, error) {
+		if infos, err = h.b.Store.TokensOf(r.Context(), tokens); err != nil {
+			return nil, err
+		}
+		items := make([]*collectionItem, len(tokens))
+		for i, token := range tokens {
+			if items[i], err = h.collection(r, a.Hash, types, token, infos[token]); err != nil {
+				return nil, err
+			}
+		}
+		return items, nil
+	}, func(last *common.Address, n uint64) any {
+		typ := ""
+		if t := infos[*last]; t != nil {
+			typ = t.Type
+		}
+		return nftPosition{ItemsCount: n, Token: last.Hex(), TokenType: typ}
+	})
+}
+
+// collection is one item of an address's NFT collections: how many of the
+// token it holds, and the first of its instances.
+func (h *handlers) collection(r *request, holder common.Address, types []string, token common.Address, info *explorer.Token) (*collectionItem, error) {
+	list, err := h.b.Store.AddressNFTs(r.Context(), holder, types, &token, explorer.NFTCursor{}, collectionLimit)
 	if err != nil {
 		return nil, err
 	}
-	p := &page{Items: make([]obj, len(tokens))}
-	for i, token := range tokens {
-		list, err := h.b.Store.AddressNFTs(r.Context(), a.Hash, types, &token, explorer.NFTCursor{}, collectionLimit)
-		if err != nil {
-			return nil, err
-		}
-		amount := new(big.Int)
-		for _, b := range list {
-			amount.Add(amount, b.Value)
-		}
-		items, err := h.balanceItems(r.Context(), list[:min(len(list), collectionInstances)], true)
-		if err != nil {
-			return nil, err
-		}
-		for _, it := range items {
-			it["token"] = nil
-		}
-		if items == nil {
-			items = []obj{}
-		}
-		p.Items[i] = obj{"token": tokenObj(infos[token]), "amount": amount.String(), "token_instances": items}
+	amount := new(big.Int)
+	for _, b := range list {
+		amount.Add(amount, b.Value)
 	}
-	if more {
-		last := tokens[len(tokens)-1]
-		typ := ""
-		if t := infos[last]; t != nil {
-			typ = t.Type
-		}
-		p.NextPageParams = obj{"token_contract_address_hash": last.Hex(), "token_type": typ, "items_count": count + PageSize}
+	items, err := h.nftItems(r.Context(), list[:min(len(list), collectionInstances)])
+	if err != nil {
+		return nil, err
 	}
-	return p, nil
+	for _, it := range items {
+		it.Token = nil
+	}
+	return &collectionItem{Amount: amount.String(), Token: tokenObj(info), TokenInstances: items}, nil
 }
 
 // tokenTransfersInTx is how many transfers a transaction object embeds, as
@@ -717,7 +690,7 @@ const tokenTransfersInTx = 50
 
 // fillTxTokenTransfers sets token_transfers (and the token_transfer
 // transaction type) on rendered transactions.
-func (h *handlers) fillTxTokenTransfers(ctx context.Context, txs []explorer.Tx, items []obj) error {
+func (h *handlers) fillTxTokenTransfers(ctx context.Context, txs []explorer.Tx, items []*txItem) error {
 	if len(txs) == 0 {
 		return nil
 	}
@@ -745,23 +718,21 @@ func (h *handlers) fillTxTokenTransfers(ctx context.Context, txs []explorer.Tx, 
 		if len(list) == 0 {
 			continue
 		}
-		items[i]["token_transfers_overflow"] = len(list) > tokenTransfersInTx
+		items[i].TokenTransfersMore = len(list) > tokenTransfersInTx
 		list = list[:min(len(list), tokenTransfersInTx)]
-		out := make([]obj, len(list))
+		out := make([]*transferItem, len(list))
 		for j := range list {
 			out[j] = v.transferJSON(&list[j])
 		}
-		items[i]["token_transfers"] = out
-		if types, ok := items[i]["transaction_types"].([]string); ok {
-			items[i]["transaction_types"] = append([]string{"token_transfer"}, types...)
-		}
+		items[i].TokenTransfers = out
+		items[i].TxTypes = append([]string{"token_transfer"}, items[i].TxTypes...)
 	}
 	return nil
 }
 
 // addTokenFields fills an address object's token facts: has_tokens,
 // has_token_transfers, and token for a token contract.
-func (h *handlers) addTokenFields(ctx context.Context, addr common.Address, o obj) error {
+func (h *handlers) addTokenFields(ctx context.Context, addr common.Address, o *addressItem) error {
 	hasTokens, err := h.b.Store.HasTokens(ctx, addr)
 	if err != nil {
 		return err
@@ -770,10 +741,10 @@ func (h *handlers) addTokenFields(ctx context.Context, addr common.Address, o ob
 	if err != nil {
 		return err
 	}
-	o["has_tokens"], o["has_token_transfers"] = hasTokens, hasTransfers
+	o.HasTokens, o.HasTokenTransfers = hasTokens, hasTransfers
 	t, err := h.b.Store.Token(ctx, addr)
 	if err == nil {
-		o["token"] = tokenObj(t)
+		o.Token = tokenObj(t)
 	} else if err != explorer.ErrNotFound {
 		return err
 	}
@@ -781,7 +752,7 @@ func (h *handlers) addTokenFields(ctx context.Context, addr common.Address, o ob
 }
 
 // tokenSearch finds tokens whose name or symbol contains q.
-func (h *handlers) tokenSearch(ctx context.Context, q string) ([]obj, error) {
+func (h *handlers) tokenSearch(ctx context.Context, q string) ([]any, error) {
 	if q == "" || len(q) > 256 {
 		return nil, nil
 	}
@@ -789,17 +760,13 @@ func (h *handlers) tokenSearch(ctx context.Context, q string) ([]obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]obj, len(list))
+	out := make([]any, len(list))
 	for i := range list {
 		t := &list[i]
 		a := t.Address.Hex()
-		out[i] = obj{
-			"type": "token", "name": optStr(t.Name), "symbol": optStr(t.Symbol), "address_hash": a, "address": a,
-			"token_url": "/token/" + a, "address_url": "/address/" + a, "icon_url": nil, "token_type": t.Type,
-			"exchange_rate": nil, "total_supply": dec(t.TotalSupply), "is_verified_via_admin_panel": false,
-			"is_smart_contract_verified": false, "certified": false, "reputation": "ok",
-			"holders_count": u64(t.HoldersCount),
-		}
+		out[i] = tokenHit{Address: a, AddressHash: a, AddressURL: "/address/" + a, HoldersCount: u64(t.HoldersCount),
+			Name: t.Name, Reputation: "ok", Symbol: t.Symbol, TokenType: t.Type, TokenURL: "/token/" + a,
+			TotalSupply: dec(t.TotalSupply), Type: "token"}
 	}
 	return out, nil
 }

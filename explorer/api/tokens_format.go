@@ -11,77 +11,57 @@ import (
 	"github.com/emberchain/ember/explorer"
 )
 
-// optStr is a string or JSON null.
-func optStr(s *string) any {
-	if s == nil {
-		return nil
-	}
-	return *s
-}
-
-// tokenObj is Blockscout's TokenInfo. "address" and "holders" repeat
-// address_hash and holders_count under the names the YAML requires (older
-// Blockscout spelled them so).
-func tokenObj(t *explorer.Token) obj {
+// tokenObj is t's TokenInfo, nil for no token.
+func tokenObj(t *explorer.Token) *tokenInfo {
 	if t == nil {
 		return nil
 	}
-	return obj{
-		"address_hash":           t.Address.Hex(),
-		"address":                t.Address.Hex(),
-		"type":                   t.Type,
-		"name":                   optStr(t.Name),
-		"symbol":                 optStr(t.Symbol),
-		"decimals":               dec(t.Decimals),
-		"holders_count":          u64(t.HoldersCount),
-		"holders":                u64(t.HoldersCount),
-		"total_supply":           dec(t.TotalSupply),
-		"exchange_rate":          nil,
-		"volume_24h":             nil,
-		"circulating_market_cap": nil,
-		"icon_url":               nil,
-		"reputation":             "ok",
+	return &tokenInfo{
+		AddressHash:  t.Address.Hex(),
+		Address:      t.Address.Hex(),
+		Type:         t.Type,
+		Name:         t.Name,
+		Symbol:       t.Symbol,
+		Decimals:     dec(t.Decimals),
+		HoldersCount: u64(t.HoldersCount),
+		Holders:      u64(t.HoldersCount),
+		TotalSupply:  dec(t.TotalSupply),
+		Reputation:   "ok",
 	}
 }
 
 // instanceJSON is Blockscout's NFT instance; image_url, animation_url and
 // external_app_url come from the metadata's image (or image_url),
 // animation_url and external_url.
-func instanceJSON(in *explorer.TokenInstance, t *explorer.Token, c contracts) obj {
+func instanceJSON(in *explorer.TokenInstance, t *explorer.Token, c contracts) *instanceItem {
 	var meta map[string]any
 	if len(in.Metadata) > 0 {
 		_ = json.Unmarshal(in.Metadata, &meta)
 	}
-	str := func(keys ...string) any {
+	str := func(keys ...string) *string {
 		for _, k := range keys {
 			if s, ok := meta[k].(string); ok && s != "" {
-				return s
+				return &s
 			}
 		}
 		return nil
 	}
-	var metaJSON any
-	if meta != nil {
-		metaJSON = meta
+	o := &instanceItem{
+		ID:             in.TokenID.String(),
+		IsUnique:       in.Type == explorer.ERC721,
+		ImageURL:       str("image", "image_url"),
+		AnimationURL:   str("animation_url"),
+		ExternalAppURL: str("external_url"),
+		MediaURL:       str("image", "image_url", "animation_url"),
+		Token:          tokenObj(t),
+		TokenType:      in.Type,
 	}
-	o := obj{
-		"id":                  in.TokenID.String(),
-		"is_unique":           in.Type == explorer.ERC721,
-		"holder_address_hash": nil,
-		"owner":               nil,
-		"metadata":            metaJSON,
-		"image_url":           str("image", "image_url"),
-		"animation_url":       str("animation_url"),
-		"external_app_url":    str("external_url"),
-		"media_url":           str("image", "image_url", "animation_url"),
-		"media_type":          nil,
-		"thumbnails":          nil,
-		"token":               tokenObj(t),
-		"token_type":          in.Type,
+	if meta != nil {
+		o.Metadata = meta
 	}
 	if in.Owner != nil {
-		o["holder_address_hash"] = in.Owner.Hex()
-		o["owner"] = c.param(*in.Owner)
+		o.HolderAddressHash = ptr(in.Owner.Hex())
+		o.Owner = c.param(*in.Owner)
 	}
 	return o
 }
@@ -126,7 +106,7 @@ func (h *handlers) view(ctx context.Context, tokens []common.Address, ids map[co
 	return v, nil
 }
 
-func (v *tokenView) instance(token common.Address, id *big.Int) any {
+func (v *tokenView) instance(token common.Address, id *big.Int) *instanceItem {
 	in := v.instances[token][id.String()]
 	if in == nil {
 		return nil
@@ -149,39 +129,38 @@ func (h *handlers) transferView(ctx context.Context, list []explorer.TokenTransf
 	return h.view(ctx, tokens, ids, addrs)
 }
 
-func (v *tokenView) transferJSON(t *explorer.TokenTransfer) obj {
+func (v *tokenView) transferJSON(t *explorer.TokenTransfer) *transferItem {
 	tok := v.tokens[t.Token]
-	var decimals any
+	var decimals *string
 	if tok != nil {
 		decimals = dec(tok.Decimals)
 	}
-	var total obj
+	var total any
 	switch t.Type {
 	case explorer.ERC20:
-		total = obj{"decimals": decimals, "value": t.Amount.String()}
+		total = erc20Total{Decimals: decimals, Value: t.Amount.String()}
 	case explorer.ERC721:
-		total = obj{"token_id": t.TokenID.String(), "token_instance": v.instance(t.Token, t.TokenID)}
+		total = erc721Total{TokenID: t.TokenID.String(), TokenInstance: v.instance(t.Token, t.TokenID)}
 	default:
-		total = obj{"token_id": t.TokenID.String(), "decimals": decimals, "value": t.Amount.String(),
-			"token_instance": v.instance(t.Token, t.TokenID)}
+		total = erc1155Total{Decimals: decimals, TokenID: t.TokenID.String(), TokenInstance: v.instance(t.Token, t.TokenID),
+			Value: t.Amount.String()}
 	}
 	info := tokenObj(tok)
 	if info == nil { // a transfer always has its token row; keep the shape if not
 		info = tokenObj(&explorer.Token{Address: t.Token, Type: t.Type})
 	}
-	return obj{
-		"block_hash":       t.BlockHash.Hex(),
-		"block_number":     t.BlockNumber,
-		"from":             v.c.param(t.From),
-		"to":               v.c.param(t.To),
-		"log_index":        t.LogIndex,
-		"method":           nil,
-		"timestamp":        isoTime(t.Time),
-		"token":            info,
-		"token_type":       t.Type,
-		"total":            total,
-		"transaction_hash": t.TxHash.Hex(),
-		"type":             transferType(t),
+	return &transferItem{
+		BlockHash:   t.BlockHash.Hex(),
+		BlockNumber: t.BlockNumber,
+		From:        v.c.param(t.From),
+		To:          v.c.param(t.To),
+		LogIndex:    t.LogIndex,
+		Timestamp:   isoTime(t.Time),
+		Token:       info,
+		TokenType:   t.Type,
+		Total:       total,
+		TxHash:      t.TxHash.Hex(),
+		Type:        transferType(t),
 	}
 }
 

@@ -27,16 +27,16 @@ func (h *handlers) rawTrace(r *request) (any, error) {
 		return nil, err
 	}
 	if h.b.Tracer == nil {
-		return []obj{}, nil
+		return []rawTraceItem{}, nil
 	}
 	top, err := h.b.Tracer.CallTrace(r.Context(), hash)
 	if errors.Is(err, explorer.ErrCannotTrace) {
-		return []obj{}, nil
+		return []rawTraceItem{}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	out := []obj{}
+	out := []rawTraceItem{}
 	var walk func(f *explorer.CallTrace, addr []int)
 	walk = func(f *explorer.CallTrace, addr []int) {
 		out = append(out, rawTraceJSON(f, addr))
@@ -56,38 +56,36 @@ func hexBig(v *hexutil.Big) string {
 }
 
 // rawTraceJSON is one RawTrace item: call, create or selfdestruct.
-func rawTraceJSON(f *explorer.CallTrace, addr []int) obj {
+func rawTraceJSON(f *explorer.CallTrace, addr []int) rawTraceItem {
 	typ := strings.ToLower(f.Type)
 	to := common.Address{}
 	if f.To != nil {
 		to = *f.To
 	}
-	item := obj{"subtraces": len(f.Calls), "traceAddress": addr}
+	item := rawTraceItem{Error: f.Error, Subtraces: len(f.Calls), TraceAddress: addr}
 	switch typ {
 	case "create", "create2":
-		item["type"] = "create"
-		item["action"] = obj{"from": strings.ToLower(f.From.Hex()), "gas": f.Gas.String(), "init": f.Input.String(),
-			"value": hexBig(f.Value), "creationMethod": typ}
+		item.Type = "create"
+		item.Action = createAction{CreationMethod: typ, From: strings.ToLower(f.From.Hex()), Gas: f.Gas.String(),
+			Init: f.Input.String(), Value: hexBig(f.Value)}
 		if f.Error == "" {
-			item["result"] = obj{"address": strings.ToLower(to.Hex()), "code": f.Output.String(), "gasUsed": f.GasUsed.String()}
+			item.Result = createResult{Address: strings.ToLower(to.Hex()), Code: f.Output.String(), GasUsed: f.GasUsed.String()}
 		}
 	case "selfdestruct":
-		item["type"] = "selfdestruct"
-		item["action"] = obj{"address": strings.ToLower(f.From.Hex()), "balance": hexBig(f.Value), "refundAddress": strings.ToLower(to.Hex())}
+		item.Type = "selfdestruct"
+		item.Action = selfdestructAction{Address: strings.ToLower(f.From.Hex()), Balance: hexBig(f.Value),
+			RefundAddress: strings.ToLower(to.Hex())}
 	default:
-		item["type"] = "call"
-		item["action"] = obj{"callType": typ, "from": strings.ToLower(f.From.Hex()), "to": strings.ToLower(to.Hex()),
-			"gas": f.Gas.String(), "input": f.Input.String(), "value": hexBig(f.Value)}
+		item.Type = "call"
+		item.Action = callAction{CallType: typ, From: strings.ToLower(f.From.Hex()), Gas: f.Gas.String(),
+			Input: f.Input.String(), To: strings.ToLower(to.Hex()), Value: hexBig(f.Value)}
 		if f.Error == "" {
 			output := f.Output
 			if output == nil {
 				output = hexutil.Bytes{}
 			}
-			item["result"] = obj{"gasUsed": f.GasUsed.String(), "output": output.String()}
+			item.Result = callResult{GasUsed: f.GasUsed.String(), Output: output.String()}
 		}
-	}
-	if f.Error != "" {
-		item["error"] = f.Error
 	}
 	return item
 }
@@ -195,7 +193,7 @@ func (h *handlers) stateChanges(r *request) (any, error) {
 	if _, err := h.b.Store.Tx(r.Context(), hash); err != nil {
 		return nil, err
 	}
-	empty := &page{Items: []obj{}}
+	empty := onePage[stateChange](nil)
 	if h.b.Tracer == nil {
 		return empty, nil
 	}
@@ -262,19 +260,19 @@ func (h *handlers) stateChanges(r *request) (any, error) {
 	// Coins in address order, whichever way the tracer found them.
 	coins := append([]explorer.CoinState{}, st.Coins...)
 	sort.Slice(coins, func(i, j int) bool { return coins[i].Address.Cmp(coins[j].Address) < 0 })
-	items := []obj{}
+	items := []stateChange{}
 	for _, cs := range coins {
 		miner := cs.Address == st.Miner
 		if cs.Before.Cmp(cs.After) == 0 && !miner {
 			continue
 		}
-		items = append(items, obj{
-			"address": c.param(cs.Address), "is_miner": miner, "type": "coin", "token": nil, "token_id": nil,
-			"balance_before": cs.Before.String(), "balance_after": cs.After.String(),
-			"change": new(big.Int).Sub(cs.After, cs.Before).String(),
+		items = append(items, stateChange{
+			Address: c.param(cs.Address), IsMiner: miner, Type: "coin",
+			BalanceBefore: cs.Before.String(), BalanceAfter: cs.After.String(),
+			Change: new(big.Int).Sub(cs.After, cs.Before).String(),
 		})
 	}
-	info := map[common.Address]obj{}
+	info := map[common.Address]*tracedToken{}
 	for _, t := range tokens {
 		info[t] = tokenInfoJSON(t, kinds[t], st.After, metaCall[t])
 	}
@@ -285,35 +283,35 @@ func (h *handlers) stateChanges(r *request) (any, error) {
 			continue // the balance could not be read around the transaction
 		}
 		kind := kinds[k.token]
-		item := obj{
-			"address": c.param(k.holder), "is_miner": k.holder == st.Miner, "type": "token", "token": info[k.token],
-			"balance_before": before.String(), "balance_after": after.String(), "token_id": nil,
+		item := stateChange{
+			Address: c.param(k.holder), IsMiner: k.holder == st.Miner, Type: "token", Token: info[k.token],
+			BalanceBefore: before.String(), BalanceAfter: after.String(),
 		}
 		switch kind {
 		case "ERC-721":
-			var changes []obj
+			var changes []nftChange // null when none
 			for _, m := range moves {
 				if m.token == k.token && m.holder == k.holder {
 					dir := "to"
 					if m.out {
 						dir = "from"
 					}
-					changes = append(changes, obj{"direction": dir, "total": obj{"token_id": m.id.String()}})
+					changes = append(changes, nftChange{Direction: dir, Total: nftTotal{TokenID: m.id.String()}})
 				}
 			}
-			item["change"] = changes
+			item.Change = changes
 		case "ERC-1155":
-			item["token_id"] = k.id
-			item["change"] = new(big.Int).Sub(after, before).String()
+			item.TokenID = &k.id
+			item.Change = new(big.Int).Sub(after, before).String()
 		default:
-			item["change"] = new(big.Int).Sub(after, before).String()
+			item.Change = new(big.Int).Sub(after, before).String()
 		}
 		if kind != "ERC-721" && before.Cmp(after) == 0 {
 			continue
 		}
 		items = append(items, item)
 	}
-	return &page{Items: items}, nil
+	return onePage(items), nil
 }
 
 // allTxLogs reads every log of a transaction.
@@ -343,13 +341,13 @@ func callUint(results [][]byte, i int) *big.Int {
 
 // callString decodes an ABI string result (or a bytes32 one, as old tokens
 // return); nil when missing.
-func callString(results [][]byte, i int) any {
+func callString(results [][]byte, i int) *string {
 	if i >= len(results) {
 		return nil
 	}
 	b := results[i]
 	if len(b) == 32 {
-		return strings.TrimRight(string(b), "\x00")
+		return ptr(strings.TrimRight(string(b), "\x00"))
 	}
 	if len(b) < 64 {
 		return nil
@@ -363,34 +361,21 @@ func callString(results [][]byte, i int) any {
 	if !n.IsUint64() || start+n.Uint64() > uint64(len(b)) {
 		return nil
 	}
-	return string(b[start : start+n.Uint64()])
+	return ptr(string(b[start : start+n.Uint64()]))
 }
 
 // tokenInfoJSON is a minimal TokenInfo read through the token's own calls
 // after the transaction (metadata comes from the token tables elsewhere).
-func tokenInfoJSON(token common.Address, kind string, after [][]byte, meta int) obj {
-	var decimals, supply any
+func tokenInfoJSON(token common.Address, kind string, after [][]byte, meta int) *tracedToken {
+	t := &tracedToken{Address: token.Hex(), AddressHash: token.Hex(), Type: kind, Reputation: "ok",
+		Name: callString(after, meta), Symbol: callString(after, meta+1)}
 	if kind == "ERC-20" {
 		if d := callUint(after, meta+2); d != nil {
-			decimals = d.String()
+			t.Decimals = ptr(d.String())
 		}
 	}
 	if s := callUint(after, meta+3); s != nil {
-		supply = s.String()
+		t.TotalSupply = ptr(s.String())
 	}
-	return obj{
-		"address":                token.Hex(),
-		"address_hash":           token.Hex(),
-		"type":                   kind,
-		"name":                   callString(after, meta),
-		"symbol":                 callString(after, meta+1),
-		"decimals":               decimals,
-		"total_supply":           supply,
-		"holders":                nil,
-		"holders_count":          nil,
-		"exchange_rate":          nil,
-		"circulating_market_cap": nil,
-		"icon_url":               nil,
-		"reputation":             "ok",
-	}
+	return t
 }

@@ -28,15 +28,14 @@ func (h *handlers) txs(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return h.txPage(r.Context(), txs, count, obj{"filter": "validated"})
+	return h.txPage(r.Context(), txs, count, "validated")
 }
 
 // pendingTxs lists the pool in one page (capped at PageSize): the pool
 // changes every block, so a cursor into it would not be stable.
 func (h *handlers) pendingTxs(r *request) (any, error) {
-	p := &page{Items: []obj{}}
 	if h.b.Pending == nil {
-		return p, nil
+		return onePage[*txItem](nil), nil
 	}
 	pending := h.b.Pending()
 	if len(pending) > PageSize {
@@ -53,10 +52,11 @@ func (h *handlers) pendingTxs(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, tx := range pending {
-		p.Items = append(p.Items, pendingTxJSON(tx, c))
+	items := make([]*txItem, len(pending))
+	for i, tx := range pending {
+		items[i] = pendingTxJSON(tx, c)
 	}
-	return p, h.decodePending(r.Context(), pending, p.Items) // decode.go
+	return onePage(items), h.decodePending(r.Context(), pending, items) // decode.go
 }
 
 func (h *handlers) tx(r *request) (any, error) {
@@ -104,18 +104,10 @@ func (h *handlers) txLogs(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	more := len(logs) > PageSize
-	if more {
-		logs = logs[:PageSize]
-	}
-	p, err := h.logPage(r, logs)
-	if err != nil {
-		return nil, err
-	}
-	if more {
-		p.NextPageParams = obj{"index": logs[len(logs)-1].Index + 1, "items_count": count + PageSize, "transaction_hash": hash.Hex()}
-	}
-	return p, nil
+	return keysetPage(logs, count, func(logs []explorer.Log) ([]*logItem, error) { return h.logItems(r.Context(), logs) },
+		func(last *explorer.Log, n uint64) any {
+			return txLogPosition{Index: last.Index + 1, ItemsCount: n, TxHash: hash.Hex()}
+		})
 }
 
 func (h *handlers) mainPageTxs(r *request) (any, error) {
@@ -125,7 +117,7 @@ func (h *handlers) mainPageTxs(r *request) (any, error) {
 	}
 	items, err := h.txItems(r.Context(), txs)
 	if items == nil {
-		items = []obj{}
+		items = []*txItem{}
 	}
 	return items, err
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rpc"
 
-	"github.com/emberchain/ember/explorer"
+	"github.com/emberchain/ember/explorer/indexer"
 )
 
 // chain is one block of two transfers, served the way a node serves it.
@@ -118,7 +118,7 @@ func checkBlock(t *testing.T, s *Source, c *chain) {
 	if sb.Block.Hash() != c.block.Hash() || len(sb.Receipts) != 2 || sb.Senders[1] != c.from || sb.Receipts[1].TxHash != c.block.Transactions()[1].Hash() {
 		t.Fatalf("block %s, %d receipts, senders %v", sb.Block.Hash(), len(sb.Receipts), sb.Senders)
 	}
-	ib, err := explorer.Convert(sb)
+	ib, err := indexer.Convert(sb)
 	if err != nil || len(ib.Txs) != 2 || ib.Txs[1].Fee.Cmp(big.NewInt(21000*(params.InitialBaseFee+1))) != 0 {
 		t.Fatalf("convert: %+v, %v", ib, err)
 	}

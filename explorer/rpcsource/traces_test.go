@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/emberchain/ember/explorer"
+	"github.com/emberchain/ember/explorer/indexer"
 )
 
 // debugAPI answers debug_traceBlockByNumber with callTracer frames: none
@@ -74,7 +75,7 @@ func TestInternalCallsFromCallTracer(t *testing.T) {
 	if len(sb.Internal) != 2 || len(sb.Internal[0]) != 0 || len(sb.Internal[1]) != 3 {
 		t.Fatalf("internal calls: %+v", sb.Internal)
 	}
-	ib, err := explorer.Convert(sb)
+	ib, err := indexer.Convert(sb)
 	if err != nil {
 		t.Fatal(err)
 	}

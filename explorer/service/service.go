@@ -11,6 +11,7 @@ import (
 
 	"github.com/emberchain/ember/explorer"
 	"github.com/emberchain/ember/explorer/api"
+	"github.com/emberchain/ember/explorer/indexer"
 	"github.com/emberchain/ember/explorer/sqlstore"
 )
 
@@ -35,12 +36,12 @@ type Config struct {
 
 // DefaultConfig leaves the explorer off, listening on 127.0.0.1:4000 when on.
 func DefaultConfig() Config {
-	return Config{Address: "127.0.0.1:4000", IPFSGateway: explorer.DefaultIPFSGateway}
+	return Config{Address: "127.0.0.1:4000", IPFSGateway: indexer.DefaultIPFSGateway}
 }
 
 // IndexerYield is how long at most the indexer of an in-process explorer
 // leaves the CPU to a node busy making blocks before it indexes what it
-// trails by (explorer.Indexer.Yield): a burst of a few thousand
+// trails by (indexer.Indexer.Yield): a burst of a few thousand
 // transactions then runs as fast as with the explorer off, and the lag
 // under a steady load stays within a few seconds.
 const IndexerYield = 3 * time.Second
@@ -48,7 +49,7 @@ const IndexerYield = 3 * time.Second
 // Service is a running explorer.
 type Service struct {
 	store  *sqlstore.Store
-	ix     *explorer.Indexer
+	ix     *indexer.Indexer
 	api    *api.Server
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -65,7 +66,7 @@ func Start(cfg Config, home string, src explorer.Source, prefix string, log *slo
 	if err != nil {
 		return nil, err
 	}
-	ix := explorer.NewIndexer(src, st, log.With("part", "indexer"))
+	ix := indexer.NewIndexer(src, st, log.With("part", "indexer"))
 	ix.Yield(IndexerYield)
 	meta := startMetadata(st, src, cfg.IPFSGateway, log) // service_tokens.go
 	srv, err := api.Start(cfg.Address, &api.Backend{Store: st, Status: ix.Status, Prefix: prefix, Pending: src.Pending, JSONRPCURL: cfg.JSONRPCURL,

@@ -6,11 +6,12 @@ import (
 	"sync"
 
 	"github.com/emberchain/ember/explorer"
+	"github.com/emberchain/ember/explorer/indexer"
 )
 
 // metadata is the NFT metadata fetcher, when the source can run calls.
 type metadata struct {
-	f *explorer.MetadataFetcher // nil: no Caller, nothing fetched
+	f *indexer.MetadataFetcher // nil: no Caller, nothing fetched
 }
 
 func startMetadata(st explorer.Store, src explorer.Source, gateway string, log *slog.Logger) *metadata {
@@ -18,7 +19,7 @@ func startMetadata(st explorer.Store, src explorer.Source, gateway string, log *
 	if !ok {
 		return &metadata{}
 	}
-	return &metadata{f: explorer.NewMetadataFetcher(st, caller, gateway, log.With("part", "nft-metadata"))}
+	return &metadata{f: indexer.NewMetadataFetcher(st, caller, gateway, log.With("part", "nft-metadata"))}
 }
 
 // wake is the API's refetch hook; nil without a fetcher.

@@ -24,6 +24,7 @@ import (
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/contracts"
 	"github.com/emberchain/ember/explorer"
+	"github.com/emberchain/ember/explorer/indexer"
 	"github.com/emberchain/ember/explorer/sqlstore"
 	"github.com/emberchain/ember/node"
 )
@@ -182,7 +183,7 @@ func transfersOf(receipts []*types.Receipt, token common.Address) []string {
 		for i, l := range r.Logs {
 			logs[i] = explorer.Log{BlockNumber: l.BlockNumber, Index: l.Index, TxHash: l.TxHash, Address: l.Address, Topics: l.Topics, Data: l.Data}
 		}
-		for _, tt := range explorer.TokenTransfers(&explorer.Block{Number: r.BlockNumber.Uint64()}, logs) {
+		for _, tt := range indexer.TokenTransfers(&explorer.Block{Number: r.BlockNumber.Uint64()}, logs) {
 			if tt.Token != token {
 				continue
 			}

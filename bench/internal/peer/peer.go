@@ -29,8 +29,8 @@ type Node struct {
 	// --pprof.address), "" when it serves none.
 	Pprof string
 	cmd   *exec.Cmd
-	home string
-	log  *bytes.Buffer
+	home  string
+	log   *bytes.Buffer
 }
 
 // Stop kills the node's whole process group (npm's anvil is a Node.js shim

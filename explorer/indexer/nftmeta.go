@@ -1,4 +1,4 @@
-package explorer
+package indexer
 
 import (
 	"bytes"
@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/emberchain/ember/explorer"
 )
 
 // Metadata fetching limits and defaults.
@@ -34,8 +36,8 @@ const (
 // reason, never retried on its own (refetch-metadata queues it again) and
 // never stops anything: indexing does not wait for this.
 type MetadataFetcher struct {
-	st      Store
-	caller  Caller
+	st      explorer.Store
+	caller  explorer.Caller
 	gateway string
 	client  *http.Client
 	log     *slog.Logger
@@ -44,7 +46,7 @@ type MetadataFetcher struct {
 
 // NewMetadataFetcher fetches for st through caller; gateway is the IPFS
 // HTTP gateway prefix ("" = DefaultIPFSGateway).
-func NewMetadataFetcher(st Store, caller Caller, gateway string, log *slog.Logger) *MetadataFetcher {
+func NewMetadataFetcher(st explorer.Store, caller explorer.Caller, gateway string, log *slog.Logger) *MetadataFetcher {
 	if gateway == "" {
 		gateway = DefaultIPFSGateway
 	}
@@ -111,7 +113,7 @@ func (f *MetadataFetcher) round(ctx context.Context) (int, error) {
 
 // fetch resolves one instance: the URI (nil when the call failed), the
 // metadata JSON, or the reason there is none.
-func (f *MetadataFetcher) fetch(ctx context.Context, height uint64, in *TokenInstance) (*string, []byte, *string) {
+func (f *MetadataFetcher) fetch(ctx context.Context, height uint64, in *explorer.TokenInstance) (*string, []byte, *string) {
 	fail := func(format string, args ...any) *string {
 		s := fmt.Sprintf(format, args...)
 		if len(s) > 500 {

@@ -1,4 +1,4 @@
-package explorer
+package nodesource
 
 import (
 	"context"
@@ -13,9 +13,10 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/emberchain/ember/evm"
+	"github.com/emberchain/ember/explorer"
 )
 
-var _ ChainReader = (*NodeSource)(nil)
+var _ explorer.ChainReader = (*NodeSource)(nil)
 
 // headState is the state the newest committed block left.
 func (s *NodeSource) headState() (*state.StateDB, *types.Header, error) {

@@ -1,4 +1,4 @@
-package explorer
+package nodesource
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/emberchain/ember/app"
+	"github.com/emberchain/ember/explorer"
 	"github.com/emberchain/ember/store"
 )
 
@@ -21,8 +22,8 @@ type NodeSource struct {
 	st      *store.Store
 	notify  chan struct{}
 	pending func() (pending, queued map[common.Address][]*types.Transaction)
-	busy    func() bool // transactions wait for a block (SetBusy)
-	tracer  Tracer      // the node's, for raw traces and state changes (nodesource_traces.go)
+	busy    func() bool     // transactions wait for a block (SetBusy)
+	tracer  explorer.Tracer // the node's, for raw traces and state changes (nodesource_traces.go)
 
 	// recent holds the blocks the app published and the indexer has not
 	// read yet, so the indexer takes the senders admission already recovered
@@ -100,7 +101,7 @@ func (s *NodeSource) forget(number uint64) {
 }
 
 // Block implements Source.
-func (s *NodeSource) Block(_ context.Context, number uint64) (*SourceBlock, error) {
+func (s *NodeSource) Block(_ context.Context, number uint64) (*explorer.SourceBlock, error) {
 	s.forget(number)
 	b := s.st.BlockByNumber(number)
 	if b == nil {
@@ -120,7 +121,7 @@ func (s *NodeSource) Block(_ context.Context, number uint64) (*SourceBlock, erro
 	if err != nil {
 		return nil, err
 	}
-	return &SourceBlock{Block: b, Receipts: receipts, Senders: senders, Internal: internal}, nil
+	return &explorer.SourceBlock{Block: b, Receipts: receipts, Senders: senders, Internal: internal}, nil
 }
 
 // senders are those the app published for block b while it is kept
@@ -165,7 +166,7 @@ func (s *NodeSource) GenesisAccounts(context.Context) ([]common.Address, error) 
 
 // Pending implements Source: the pool's executable transactions, senders
 // in address order and each sender's in nonce order.
-func (s *NodeSource) Pending() []PendingTx {
+func (s *NodeSource) Pending() []explorer.PendingTx {
 	if s.pending == nil {
 		return nil
 	}
@@ -175,10 +176,10 @@ func (s *NodeSource) Pending() []PendingTx {
 		senders = append(senders, a)
 	}
 	sort.Slice(senders, func(i, j int) bool { return senders[i].Cmp(senders[j]) < 0 })
-	var out []PendingTx
+	var out []explorer.PendingTx
 	for _, a := range senders {
 		for _, tx := range pending[a] {
-			out = append(out, PendingTx{Tx: tx, From: a})
+			out = append(out, explorer.PendingTx{Tx: tx, From: a})
 		}
 	}
 	return out

@@ -1,4 +1,4 @@
-package explorer
+package nodesource
 
 import (
 	"context"
@@ -10,9 +10,10 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/emberchain/ember/evm"
+	"github.com/emberchain/ember/explorer"
 )
 
-var _ Caller = (*NodeSource)(nil)
+var _ explorer.Caller = (*NodeSource)(nil)
 
 // tokenCallGas and tokenCallTimeout bound one token call (name, totalSupply,
 // tokenURI…): far more than a view needs, little enough that a hostile

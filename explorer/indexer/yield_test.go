@@ -1,4 +1,4 @@
-package explorer_test
+package indexer_test
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/emberchain/ember/explorer"
+	"github.com/emberchain/ember/explorer/indexer"
 	"github.com/emberchain/ember/explorer/sqlstore"
 )
 
@@ -83,7 +84,7 @@ func openStore(t *testing.T) explorer.Store {
 func TestIndexerYieldsToBusySource(t *testing.T) {
 	src := newBusySource(5)
 	src.busy.Store(true)
-	ix := explorer.NewIndexer(src, openStore(t), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	ix := indexer.NewIndexer(src, openStore(t), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	ix.Yield(time.Hour)
 	done := make(chan error, 1)
 	go func() { done <- ix.CatchUp(context.Background()) }()
@@ -114,7 +115,7 @@ func TestIndexerYieldsToBusySource(t *testing.T) {
 func TestIndexerYieldIsBounded(t *testing.T) {
 	src := newBusySource(3)
 	src.busy.Store(true)
-	ix := explorer.NewIndexer(src, openStore(t), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	ix := indexer.NewIndexer(src, openStore(t), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	ix.Yield(time.Nanosecond)
 	if err := ix.CatchUp(context.Background()); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package explorer
+package indexer
 
 import (
 	"fmt"
@@ -6,18 +6,20 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/emberchain/ember/explorer"
 )
 
 // Convert turns a source block into the rows the store records. Balances
 // of the touched addresses are left for the indexer to read.
-func Convert(sb *SourceBlock) (*IndexedBlock, error) {
+func Convert(sb *explorer.SourceBlock) (*explorer.IndexedBlock, error) {
 	b := sb.Block
 	txs := b.Transactions()
 	if len(sb.Receipts) != len(txs) || len(sb.Senders) != len(txs) {
 		return nil, fmt.Errorf("block %d: %d txs, %d receipts, %d senders", b.NumberU64(), len(txs), len(sb.Receipts), len(sb.Senders))
 	}
 	h := b.Header()
-	ib := &IndexedBlock{Block: Block{
+	ib := &explorer.IndexedBlock{Block: explorer.Block{
 		Number: b.NumberU64(), Hash: b.Hash(), ParentHash: h.ParentHash, Miner: h.Coinbase, Time: h.Time,
 		GasUsed: h.GasUsed, GasLimit: h.GasLimit, BaseFee: copyBig(h.BaseFee), Size: b.Size(), TxCount: len(txs),
 		StateRoot: h.Root, ExtraData: h.Extra, Nonce: h.Nonce.Uint64(), Difficulty: orZero(h.Difficulty),
@@ -31,10 +33,10 @@ func Convert(sb *SourceBlock) (*IndexedBlock, error) {
 		ib.Block.BurntFees.Add(ib.Block.BurntFees, t.BurntFee)
 		ib.Block.PriorityFee.Add(ib.Block.PriorityFee, new(big.Int).Sub(t.Fee, t.BurntFee))
 		if t.Created != nil {
-			ib.Contract = append(ib.Contract, Creation{Address: *t.Created, Creator: t.From, TxHash: t.Hash})
+			ib.Contract = append(ib.Contract, explorer.Creation{Address: *t.Created, Creator: t.From, TxHash: t.Hash})
 		}
 		for _, l := range r.Logs {
-			ib.Logs = append(ib.Logs, Log{
+			ib.Logs = append(ib.Logs, explorer.Log{
 				BlockNumber: b.NumberU64(), BlockHash: b.Hash(), Index: l.Index, TxHash: tx.Hash(), TxIndex: uint(i),
 				Address: l.Address, Topics: l.Topics, Data: l.Data,
 			})
@@ -47,10 +49,10 @@ func Convert(sb *SourceBlock) (*IndexedBlock, error) {
 	return ib, nil
 }
 
-func convertTx(blk *Block, blockHash common.Hash, i int, tx *types.Transaction, r *types.Receipt, from common.Address) Tx {
+func convertTx(blk *explorer.Block, blockHash common.Hash, i int, tx *types.Transaction, r *types.Receipt, from common.Address) explorer.Tx {
 	price := orZero(r.EffectiveGasPrice)
 	gasUsed := new(big.Int).SetUint64(r.GasUsed)
-	t := Tx{
+	t := explorer.Tx{
 		Hash: tx.Hash(), BlockNumber: blk.Number, BlockHash: blockHash, Index: i, Time: blk.Time, From: from,
 		To: tx.To(), Value: tx.Value(), Gas: tx.Gas(), GasUsed: r.GasUsed, GasPrice: price,
 		BaseFee: copyBig(blk.BaseFee), Nonce: tx.Nonce(), Type: tx.Type(), Status: uint8(r.Status), Input: tx.Data(),
@@ -75,7 +77,7 @@ func convertTx(blk *Block, blockHash common.Hash, i int, tx *types.Transaction, 
 // senders, recipients, created contracts, then the fee recipient. An address
 // only one transaction touched (the fee recipient counts as touched by every
 // transaction) gets that transaction's hash.
-func touched(ib *IndexedBlock) []Touched {
+func touched(ib *explorer.IndexedBlock) []explorer.Touched {
 	var order []common.Address
 	by := map[common.Address][]common.Hash{}
 	add := func(a common.Address, tx *common.Hash) {
@@ -100,9 +102,9 @@ func touched(ib *IndexedBlock) []Touched {
 		add(ib.Block.Miner, &ib.Txs[i].Hash)
 	}
 	add(ib.Block.Miner, nil)
-	out := make([]Touched, len(order))
+	out := make([]explorer.Touched, len(order))
 	for i, a := range order {
-		out[i] = Touched{Address: a}
+		out[i] = explorer.Touched{Address: a}
 		if txs := by[a]; len(txs) == 1 {
 			h := txs[0]
 			out[i].TxHash = &h
@@ -111,7 +113,7 @@ func touched(ib *IndexedBlock) []Touched {
 	return out
 }
 
-func touchedAddresses(ib *IndexedBlock) []common.Address {
+func touchedAddresses(ib *explorer.IndexedBlock) []common.Address {
 	out := make([]common.Address, len(ib.Touched))
 	for i, t := range ib.Touched {
 		out[i] = t.Address

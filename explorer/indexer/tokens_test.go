@@ -1,4 +1,4 @@
-package explorer
+package indexer
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/emberchain/ember/explorer"
 )
 
 func word32(v int64) []byte { return common.BigToHash(big.NewInt(v)).Bytes() }
@@ -22,7 +24,7 @@ func TestTokenTransfersShapes(t *testing.T) {
 	token := common.HexToAddress("0x70")
 	batchData := append(append(append(append(append(append(word32(64), word32(160)...), word32(2)...), word32(7)...), word32(9)...),
 		word32(2)...), append(word32(100), word32(200)...)...)
-	logs := []Log{
+	logs := []explorer.Log{
 		{Index: 0, Address: token, Topics: []common.Hash{topicTransfer, topicAddr(from), topicAddr(to)}, Data: word32(5)},
 		{Index: 1, Address: token, Topics: []common.Hash{topicTransfer, topicAddr(from), topicAddr(to), common.BigToHash(big.NewInt(42))}},
 		{Index: 2, Address: token, Topics: []common.Hash{topicTransferSingle, topicAddr(op), topicAddr(from), topicAddr(to)},
@@ -36,7 +38,7 @@ func TestTokenTransfersShapes(t *testing.T) {
 		{Index: 7, Address: token, Topics: []common.Hash{topicTransferBatch, topicAddr(op), topicAddr(from), topicAddr(to)},
 			Data: append(common.MaxHash.Bytes(), word32(0)...)},
 	}
-	got := TokenTransfers(&Block{Number: 9}, logs)
+	got := TokenTransfers(&explorer.Block{Number: 9}, logs)
 	var s []string
 	for _, tt := range got {
 		s = append(s, fmt.Sprintf("%d.%d %s %v %s", tt.LogIndex, tt.BatchIndex, tt.Type, tt.TokenID, tt.Amount))

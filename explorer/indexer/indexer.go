@@ -1,4 +1,4 @@
-package explorer
+package indexer
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/emberchain/ember/explorer"
 )
 
 // Indexer copies committed blocks from a Source into a Store. It resumes
@@ -15,8 +17,8 @@ import (
 // Store.WriteBlocks skips blocks already recorded, so nothing is counted
 // twice.
 type Indexer struct {
-	src   Source
-	st    Store
+	src   explorer.Source
+	st    explorer.Store
 	log   *slog.Logger
 	batch int           // blocks per database transaction while catching up
 	poll  time.Duration // how often to look for blocks without a signal
@@ -55,7 +57,7 @@ const (
 )
 
 // NewIndexer returns an indexer from src into st.
-func NewIndexer(src Source, st Store, log *slog.Logger) *Indexer {
+func NewIndexer(src explorer.Source, st explorer.Store, log *slog.Logger) *Indexer {
 	return &Indexer{src: src, st: st, log: log, batch: IndexerBatch, poll: time.Second}
 }
 
@@ -132,7 +134,7 @@ func (ix *Indexer) CatchUp(ctx context.Context) error {
 // less than yieldMax, keeping the head it reports current so that the
 // indexing status shows the lag. It returns the newest head seen.
 func (ix *Indexer) yield(ctx context.Context, head uint64) (uint64, error) {
-	busy, ok := ix.src.(BusySource)
+	busy, ok := ix.src.(explorer.BusySource)
 	if !ok || ix.yieldMax <= 0 {
 		return head, ctx.Err()
 	}
@@ -158,9 +160,9 @@ func (ix *Indexer) yield(ctx context.Context, head uint64) (uint64, error) {
 // buildBatch builds the blocks from next on that one database transaction
 // will hold: up to ix.batch blocks and about IndexerBatchTxs transactions
 // (a batch always holds at least one block, however large).
-func (ix *Indexer) buildBatch(ctx context.Context, next, head uint64) ([]*IndexedBlock, error) {
+func (ix *Indexer) buildBatch(ctx context.Context, next, head uint64) ([]*explorer.IndexedBlock, error) {
 	last := min(head, next+uint64(ix.batch)-1)
-	batch := make([]*IndexedBlock, 0, last-next+1)
+	batch := make([]*explorer.IndexedBlock, 0, last-next+1)
 	txs := 0
 	for n := next; n <= last && (len(batch) == 0 || txs < IndexerBatchTxs); n++ {
 		b, err := ix.build(ctx, n)
@@ -174,7 +176,7 @@ func (ix *Indexer) buildBatch(ctx context.Context, next, head uint64) ([]*Indexe
 }
 
 // build reads block number from the source and turns it into rows.
-func (ix *Indexer) build(ctx context.Context, number uint64) (*IndexedBlock, error) {
+func (ix *Indexer) build(ctx context.Context, number uint64) (*explorer.IndexedBlock, error) {
 	sb, err := ix.src.Block(ctx, number)
 	if err != nil {
 		return nil, err
@@ -211,7 +213,7 @@ func (ix *Indexer) build(ctx context.Context, number uint64) (*IndexedBlock, err
 
 // dropEmpty forgets the accounts of block 0 that hold nothing (system
 // accounts with only a nonce or storage): they are not holders.
-func dropEmpty(ib *IndexedBlock) {
+func dropEmpty(ib *explorer.IndexedBlock) {
 	kept := ib.Touched[:0]
 	for _, t := range ib.Touched {
 		if t.After.Sign() > 0 || t.Address == ib.Block.Miner {
@@ -223,8 +225,8 @@ func dropEmpty(ib *IndexedBlock) {
 
 // addGenesisAccounts marks the genesis state's accounts as touched by block
 // 0 (when the source can list them), so their balances are recorded then.
-func (ix *Indexer) addGenesisAccounts(ctx context.Context, ib *IndexedBlock) error {
-	gs, ok := ix.src.(GenesisSource)
+func (ix *Indexer) addGenesisAccounts(ctx context.Context, ib *explorer.IndexedBlock) error {
+	gs, ok := ix.src.(explorer.GenesisSource)
 	if !ok {
 		return nil
 	}
@@ -238,7 +240,7 @@ func (ix *Indexer) addGenesisAccounts(ctx context.Context, ib *IndexedBlock) err
 	}
 	for _, a := range accts {
 		if !seen[a] {
-			ib.Touched = append(ib.Touched, Touched{Address: a})
+			ib.Touched = append(ib.Touched, explorer.Touched{Address: a})
 		}
 	}
 	return nil

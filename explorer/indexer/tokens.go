@@ -1,4 +1,4 @@
-package explorer
+package indexer
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/emberchain/ember/explorer"
 )
 
 // Event signatures of the token standards.
@@ -46,23 +48,23 @@ const maxBatchIDs = 10000
 // Transfer (3 topics, 32 bytes of data), ERC-721 Transfer (4 topics),
 // ERC-1155 TransferSingle and TransferBatch. Logs of other shapes are not
 // transfers.
-func TokenTransfers(b *Block, logs []Log) []TokenTransfer {
-	var out []TokenTransfer
+func TokenTransfers(b *explorer.Block, logs []explorer.Log) []explorer.TokenTransfer {
+	var out []explorer.TokenTransfer
 	for i := range logs {
 		l := &logs[i]
 		if len(l.Topics) == 0 {
 			continue
 		}
-		base := TokenTransfer{BlockNumber: b.Number, BlockHash: b.Hash, LogIndex: l.Index, TxHash: l.TxHash,
+		base := explorer.TokenTransfer{BlockNumber: b.Number, BlockHash: b.Hash, LogIndex: l.Index, TxHash: l.TxHash,
 			TxIndex: l.TxIndex, Time: b.Time, Token: l.Address}
 		switch l.Topics[0] {
 		case topicTransfer:
 			t := base
 			switch {
 			case len(l.Topics) == 3 && len(l.Data) == 32:
-				t.Type, t.Amount = ERC20, new(big.Int).SetBytes(l.Data)
+				t.Type, t.Amount = explorer.ERC20, new(big.Int).SetBytes(l.Data)
 			case len(l.Topics) == 4 && len(l.Data) == 0:
-				t.Type = ERC721
+				t.Type = explorer.ERC721
 				t.TokenID, t.Amount = new(big.Int).SetBytes(l.Topics[3][:]), big.NewInt(1)
 			default:
 				continue
@@ -74,7 +76,7 @@ func TokenTransfers(b *Block, logs []Log) []TokenTransfer {
 				continue
 			}
 			t := base
-			t.Type, t.From, t.To = ERC1155, common.BytesToAddress(l.Topics[2][:]), common.BytesToAddress(l.Topics[3][:])
+			t.Type, t.From, t.To = explorer.ERC1155, common.BytesToAddress(l.Topics[2][:]), common.BytesToAddress(l.Topics[3][:])
 			t.TokenID, t.Amount = new(big.Int).SetBytes(l.Data[:32]), new(big.Int).SetBytes(l.Data[32:])
 			out = append(out, t)
 		case topicTransferBatch:
@@ -88,7 +90,7 @@ func TokenTransfers(b *Block, logs []Log) []TokenTransfer {
 			}
 			for j := range ids {
 				t := base
-				t.Type, t.From, t.To = ERC1155, common.BytesToAddress(l.Topics[2][:]), common.BytesToAddress(l.Topics[3][:])
+				t.Type, t.From, t.To = explorer.ERC1155, common.BytesToAddress(l.Topics[2][:]), common.BytesToAddress(l.Topics[3][:])
 				t.TokenID, t.Amount, t.BatchIndex, t.Batch = ids[j], amounts[j], j, true
 				out = append(out, t)
 			}
@@ -158,7 +160,7 @@ func (c *tokenCache) put(a common.Address, typ string) {
 // calls, the metadata of tokens met for the first time and the total supply
 // of tokens minted or burnt in the block. A call that fails leaves the
 // field empty: a token that does not answer must not stop indexing.
-func (ix *Indexer) buildTokens(ctx context.Context, ib *IndexedBlock) {
+func (ix *Indexer) buildTokens(ctx context.Context, ib *explorer.IndexedBlock) {
 	ib.TokenTransfers = TokenTransfers(&ib.Block, ib.Logs)
 	if len(ib.TokenTransfers) == 0 {
 		return
@@ -173,18 +175,18 @@ func (ix *Indexer) buildTokens(ctx context.Context, ib *IndexedBlock) {
 		for _, a := range []common.Address{ib.TokenTransfers[i].From, ib.TokenTransfers[i].To} {
 			if !known[a] {
 				known[a] = true
-				ib.Touched = append(ib.Touched, Touched{Address: a})
+				ib.Touched = append(ib.Touched, explorer.Touched{Address: a})
 			}
 		}
 	}
-	caller, _ := ix.src.(Caller)
+	caller, _ := ix.src.(explorer.Caller)
 	var order []common.Address
-	seen := map[common.Address]*TokenMeta{}
+	seen := map[common.Address]*explorer.TokenMeta{}
 	for i := range ib.TokenTransfers {
 		t := &ib.TokenTransfers[i]
 		m := seen[t.Token]
 		if m == nil {
-			m = &TokenMeta{Address: t.Token, Type: t.Type}
+			m = &explorer.TokenMeta{Address: t.Token, Type: t.Type}
 			seen[t.Token] = m
 			order = append(order, t.Token)
 		}
@@ -219,7 +221,7 @@ func (ix *Indexer) buildTokens(ctx context.Context, ib *IndexedBlock) {
 // readTokenInfo asks the contract which standard it implements (ERC-165;
 // otherwise the shape of its first log decides) and reads name, symbol and,
 // for ERC-20, decimals.
-func readTokenInfo(ctx context.Context, c Caller, number uint64, m *TokenMeta) {
+func readTokenInfo(ctx context.Context, c explorer.Caller, number uint64, m *explorer.TokenMeta) {
 	supports := func(id [4]byte) bool {
 		data := append(append([]byte{}, selSupportsInterface...), common.RightPadBytes(id[:], 32)...)
 		out, err := c.Call(ctx, number, m.Address, data)
@@ -227,9 +229,9 @@ func readTokenInfo(ctx context.Context, c Caller, number uint64, m *TokenMeta) {
 	}
 	switch {
 	case supports(ifaceERC1155):
-		m.Type = ERC1155
+		m.Type = explorer.ERC1155
 	case supports(ifaceERC721):
-		m.Type = ERC721
+		m.Type = explorer.ERC721
 	}
 	if out, err := c.Call(ctx, number, m.Address, selName); err == nil {
 		m.Name = decodeString(out)
@@ -237,7 +239,7 @@ func readTokenInfo(ctx context.Context, c Caller, number uint64, m *TokenMeta) {
 	if out, err := c.Call(ctx, number, m.Address, selSymbol); err == nil {
 		m.Symbol = decodeString(out)
 	}
-	if m.Type == ERC20 {
+	if m.Type == explorer.ERC20 {
 		if out, err := c.Call(ctx, number, m.Address, selDecimals); err == nil && len(out) == 32 {
 			if d := new(big.Int).SetBytes(out); d.Cmp(big.NewInt(255)) <= 0 {
 				m.Decimals = d
@@ -281,9 +283,9 @@ func decodeString(out []byte) *string {
 // TokenURI reads an NFT's metadata URI at block number: tokenURI(id) for
 // ERC-721, uri(id) for ERC-1155 with "{id}" replaced by the id in 64 hex
 // digits as the standard says.
-func TokenURI(ctx context.Context, c Caller, number uint64, token common.Address, typ string, id *big.Int) (string, error) {
+func TokenURI(ctx context.Context, c explorer.Caller, number uint64, token common.Address, typ string, id *big.Int) (string, error) {
 	sel := selTokenURI
-	if typ == ERC1155 {
+	if typ == explorer.ERC1155 {
 		sel = selURI
 	}
 	data := append(append([]byte{}, sel...), common.BigToHash(id).Bytes()...)
@@ -296,7 +298,7 @@ func TokenURI(ctx context.Context, c Caller, number uint64, token common.Address
 		return "", errBadURI
 	}
 	uri := *s
-	if typ == ERC1155 {
+	if typ == explorer.ERC1155 {
 		uri = strings.ReplaceAll(uri, "{id}", common.Bytes2Hex(common.BigToHash(id).Bytes()))
 	}
 	return uri, nil
