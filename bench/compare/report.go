@@ -91,6 +91,7 @@ func (r *report) printWrites(w io.Writer) {
 			}
 		}
 		row(w, "  cores used, node / load generator (median)", cells)
+		r.printCatchUp(w, rounds)
 	}
 	if r.latency != nil {
 		cells := make([]string, len(r.kinds))
@@ -100,6 +101,26 @@ func (r *report) printWrites(w io.Writer) {
 			}
 		}
 		row(w, fmt.Sprintf("send → receipt, one tx at a time (%d txs, receipt polled every 5 ms), p50 / p99 ms", r.latencyTxs), cells)
+	}
+}
+
+// printCatchUp is the row of how long each explorer took to show the
+// burst's last block after its last receipt, when any node ran one.
+func (r *report) printCatchUp(w io.Writer, rounds [][]*writes.Result) {
+	cells, any := make([]string, len(r.kinds)), false
+	for i := range r.kinds {
+		var vals []string
+		for _, round := range rounds {
+			if round[i] != nil && round[i].CatchUp > 0 {
+				vals = append(vals, fmt.Sprintf("%.2f", round[i].CatchUp.Seconds()))
+			}
+		}
+		if len(vals) > 0 {
+			cells[i], any = strings.Join(vals, " / "), true
+		}
+	}
+	if any {
+		row(w, "  explorer shows the last block, s after the last receipt", cells)
 	}
 }
 

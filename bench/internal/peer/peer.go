@@ -28,6 +28,8 @@ type Node struct {
 	// Pprof is the base URL of the node's Go profiles (emberd's
 	// --pprof.address), "" when it serves none.
 	Pprof string
+	// Explorer is the base URL of the node's explorer API, "" when off.
+	Explorer string
 	cmd   *exec.Cmd
 	home  string
 	log   *bytes.Buffer
@@ -105,12 +107,12 @@ func EmberDev(bin string, accounts int, explorer, profile bool, configure func(h
 	if err != nil {
 		return nil, err
 	}
-	port, pprof := FreePort(), ""
+	port, explorerAddr, pprof := FreePort(), "127.0.0.1:"+FreePort(), ""
 	if profile {
 		pprof = "127.0.0.1:" + FreePort()
 	}
 	args := func(cmd string) []string {
-		a := emberArgs(cmd, home, port, explorer)
+		a := emberArgs(cmd, home, port, explorer, explorerAddr)
 		if cmd == "dev" {
 			a = append(a, "--accounts", strconv.Itoa(accounts))
 		}
@@ -126,6 +128,9 @@ func EmberDev(bin string, accounts int, explorer, profile bool, configure func(h
 			if pprof != "" {
 				n.Pprof = "http://" + pprof
 			}
+			if explorer {
+				n.Explorer = "http://" + explorerAddr
+			}
 		}
 		return n, err
 	}
@@ -138,13 +143,13 @@ func EmberDev(bin string, accounts int, explorer, profile bool, configure func(h
 	return n, err
 }
 
-func emberArgs(cmd, home, port string, explorer bool) []string {
+func emberArgs(cmd, home, port string, explorer bool, explorerAddr string) []string {
 	return []string{cmd, "--home", home,
 		"--json-rpc.address", "127.0.0.1:" + port, "--json-rpc.ws-address", "127.0.0.1:" + FreePort(),
 		"--rest.address", "127.0.0.1:" + FreePort(),
 		// Dev homes run the explorer; most comparisons with anvil/geth are
 		// of the node alone, so it is off unless asked for.
-		"--explorer.enable=" + strconv.FormatBool(explorer), "--grpc.enable=false", "--explorer.address", "127.0.0.1:" + FreePort(),
+		"--explorer.enable=" + strconv.FormatBool(explorer), "--grpc.enable=false", "--explorer.address", explorerAddr,
 		"--rpc.laddr", "tcp://127.0.0.1:" + FreePort(), "--p2p.laddr", "tcp://127.0.0.1:" + FreePort(),
 		"--log-level", "warn"}
 }
@@ -153,7 +158,7 @@ func emberArgs(cmd, home, port string, explorer bool) []string {
 // a copy of a stopped node's), on free ports. Stop removes the home.
 func EmberStart(name, bin, home string) (*Node, error) {
 	port := FreePort()
-	return launch(name, exec.Command(bin, emberArgs("start", home, port, false)...), "http://127.0.0.1:"+port, home)
+	return launch(name, exec.Command(bin, emberArgs("start", home, port, false, "127.0.0.1:"+FreePort())...), "http://127.0.0.1:"+port, home)
 }
 
 // Home is the node's data directory ("" when it has none of its own).

@@ -55,6 +55,9 @@ type Result struct {
 	TPS                float64
 	P50, P90, P99, Max time.Duration
 	NodeCPU, BenchCPU  float64 // cores used by the node and by this process during the burst
+	// CatchUp is how long after the last receipt the node's explorer
+	// showed the burst's last block (0: no explorer).
+	CatchUp time.Duration
 }
 
 // Dial connects to a node with a connection pool sized for concurrent
@@ -157,6 +160,17 @@ func send(ctx context.Context, eth *ethclient.Client, c *rpc.Client, node *peer.
 	if len(lat) > 0 {
 		r.TPS = float64(len(lat)) / last.Sub(start).Seconds()
 		r.P50, r.P90, r.P99, r.Max = Pct(lat, 50), Pct(lat, 90), Pct(lat, 99), lat[len(lat)-1]
+	}
+	if node != nil && node.Explorer != "" && len(lat) > 0 {
+		end, err := eth.BlockNumber(ctx)
+		if err != nil {
+			return r, err
+		}
+		at, err := explorerAt(ctx, node.Explorer, end, time.Minute)
+		if err != nil {
+			return r, err
+		}
+		r.CatchUp = at.Sub(last)
 	}
 	return r, nil
 }
