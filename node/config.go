@@ -48,10 +48,19 @@ type KeyringConfig struct {
 	Backend string `toml:"backend"` // test (no passphrases, development) or file (encrypted)
 }
 
-// StoreConfig sizes the node database caches.
+// StoreConfig sizes the node database caches and says how durable each
+// block's writes are.
 type StoreConfig struct {
 	CacheMB     int `toml:"cache-mb"`      // Pebble block cache, MiB
 	TrieCacheMB int `toml:"trie-cache-mb"` // clean trie-node cache, MiB
+	// Sync makes each block durable on disk before the next one is made:
+	// Ember's store and CometBFT's databases sync their writes. A dev home
+	// sets it false: the writes still reach the operating system before
+	// the next block (a killed process loses nothing; Ember's store may
+	// trail CometBFT's by a block, which the start-up handshake replays),
+	// and only a power loss could undo them. Those syncs were half of a
+	// dev block's time from a transaction to its receipt.
+	Sync bool `toml:"sync"`
 }
 
 // LogConfig sets log verbosity.
@@ -70,7 +79,7 @@ func DefaultConfig() Config {
 		REST:         RESTConfig{Enable: true, Address: "127.0.0.1:1317"},
 		GRPC:         GRPCConfig{Enable: true, Address: "127.0.0.1:9090"},
 		Keyring:      KeyringConfig{Backend: "file"},
-		Store:        StoreConfig{CacheMB: 256, TrieCacheMB: 128},
+		Store:        StoreConfig{CacheMB: 256, TrieCacheMB: 128, Sync: true},
 		Validator:    ValidatorConfig{SyncState: true},
 		Explorer:     explorer.DefaultConfig(),
 		Log:          LogConfig{Level: "info", CometBFTLevel: "error", Format: "text"},

@@ -84,6 +84,7 @@ type Node struct {
 
 	mempool *mempoolWorker // CometBFT mempool changes the app asks for
 	pvDone  func()         // frees the validator's tmpfs state (see loadValidator)
+	walDone func()         // frees the tmpfs consensus WAL (see unsyncedWAL)
 	minGas  minGasPrice    // miner_setGasPrice's lock and whether a flag fixed the price
 }
 
@@ -120,7 +121,7 @@ func New(home string, ov Overrides) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(filepath.Join(home, "data", "ember"), appState.EVM.Config, store.Options{CacheMB: cfg.Store.CacheMB, TrieCacheMB: cfg.Store.TrieCacheMB})
+	st, err := store.Open(filepath.Join(home, "data", "ember"), appState.EVM.Config, store.Options{CacheMB: cfg.Store.CacheMB, TrieCacheMB: cfg.Store.TrieCacheMB, NoSync: !cfg.Store.Sync})
 	if err != nil {
 		return nil, err
 	}
@@ -228,6 +229,9 @@ func (n *Node) Start() error {
 		return fmt.Errorf("load validator: %w", err)
 	}
 	n.pvDone = pvDone
+	if n.walDone, err = n.unsyncedWAL(); err != nil {
+		return err
+	}
 	pub, err := pv.GetPubKey()
 	if err != nil {
 		return fmt.Errorf("load validator: %w", err)
@@ -239,7 +243,7 @@ func (n *Node) Start() error {
 		// the app locks its own state (see app.App).
 		proxy.NewConnSyncLocalClientCreator(n.app),
 		func() (*cmttypes.GenesisDoc, error) { return n.genesis, nil },
-		cmtcfg.DefaultDBProvider,
+		n.dbProvider(),
 		cmtnode.DefaultMetricsProvider(n.cmtCfg.Instrumentation),
 		cmtLog,
 	)
@@ -358,6 +362,9 @@ func (n *Node) Stop() {
 	}
 	if n.pvDone != nil {
 		n.pvDone()
+	}
+	if n.walDone != nil {
+		n.walDone()
 	}
 	if n.explorer != nil {
 		n.explorer.Stop() // after CometBFT: no more commits to index

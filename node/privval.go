@@ -50,18 +50,12 @@ func newUnsyncedPV(keyFile, stateFile string) (cmttypes.PrivValidator, func(), e
 	if err != nil {
 		return nil, nil, err
 	}
-	// One directory per home, so a killed node's copy is reused; those of
-	// homes that are gone (killed temporary dev homes) are swept.
-	sweepSignerDirs()
-	sum := sha256.Sum256([]byte(stateFile))
-	dir := filepath.Join(signerDirRoot, signerDirPrefix+hex.EncodeToString(sum[:8]))
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		// No tmpfs: the synced FilePV.
-		return privval.LoadFilePV(keyFile, stateFile), func() {}, nil
-	}
-	if err := os.WriteFile(filepath.Join(dir, "home"), []byte(stateFile), 0o600); err != nil {
-		os.RemoveAll(dir)
+	dir, ok, err := tmpfsDir(signerDirPrefix, stateFile)
+	if err != nil {
 		return nil, nil, err
+	}
+	if !ok { // no tmpfs: the synced FilePV
+		return privval.LoadFilePV(keyFile, stateFile), func() {}, nil
 	}
 	shmState := filepath.Join(dir, "priv_validator_state.json")
 	if err := os.WriteFile(shmState, state, 0o600); err != nil {
@@ -77,15 +71,34 @@ func newUnsyncedPV(keyFile, stateFile string) (cmttypes.PrivValidator, func(), e
 	return pv, func() { f.Close(); os.RemoveAll(dir) }, nil
 }
 
-// Where the tmpfs copies of sign states live.
+// Where the tmpfs copies of sign states and consensus WALs live.
 const (
-	signerDirRoot   = "/dev/shm"
+	tmpfsRoot       = "/dev/shm"
 	signerDirPrefix = "emberd-signer-"
+	walDirPrefix    = "emberd-wal-"
 )
 
-// sweepSignerDirs removes the tmpfs copies whose home state file is gone.
-func sweepSignerDirs() {
-	dirs, _ := filepath.Glob(filepath.Join(signerDirRoot, signerDirPrefix+"*"))
+// tmpfsDir is the tmpfs directory of owner (a file or directory of a
+// home) for one use (prefix): one per owner, so a killed node's is found
+// again by its next start. ok is false where there is no tmpfs.
+func tmpfsDir(prefix, owner string) (dir string, ok bool, err error) {
+	sweepTmpfsDirs(prefix)
+	sum := sha256.Sum256([]byte(owner))
+	dir = filepath.Join(tmpfsRoot, prefix+hex.EncodeToString(sum[:8]))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", false, nil
+	}
+	if err := os.WriteFile(filepath.Join(dir, "home"), []byte(owner), 0o600); err != nil {
+		os.RemoveAll(dir)
+		return "", false, err
+	}
+	return dir, true, nil
+}
+
+// sweepTmpfsDirs removes the tmpfs directories of prefix whose owner is
+// gone (killed temporary dev homes).
+func sweepTmpfsDirs(prefix string) {
+	dirs, _ := filepath.Glob(filepath.Join(tmpfsRoot, prefix+"*"))
 	for _, dir := range dirs {
 		owner, err := os.ReadFile(filepath.Join(dir, "home"))
 		if err != nil {

@@ -28,6 +28,11 @@ import (
 type Options struct {
 	CacheMB     int // Pebble block cache
 	TrieCacheMB int // clean trie node cache
+	// NoSync commits blocks without syncing the database to disk: a killed
+	// process may lose the last blocks' writes still in Pebble's buffers,
+	// which CometBFT's handshake replays at the next start; only the
+	// syncing is skipped, not the write order.
+	NoSync bool
 }
 
 // DefaultOptions suit a development node.
@@ -41,6 +46,7 @@ type Store struct {
 	trie   *triedb.Database
 	state  state.Database
 	config *params.ChainConfig
+	noSync bool // Options.NoSync
 
 	head    atomic.Pointer[types.Header]           // last durable block
 	headers *lru.Cache[common.Hash, *types.Header] // recent headers by hash
@@ -71,6 +77,7 @@ func Open(dir string, config *params.ChainConfig, opts Options) (*Store, error) 
 		trie:    tdb,
 		state:   state.NewMPTDatabase(tdb, state.NewCodeDB(db)),
 		config:  config,
+		noSync:  opts.NoSync,
 		headers: lru.NewCache[common.Hash, *types.Header](4096),
 		refs:    lru.NewCache[uint64, blockRef](1 << 16),
 		blocks:  newBlockCache(blockCacheBlocks, blockCacheBytes),
@@ -146,8 +153,10 @@ func (s *Store) CommitBlock(block *types.Block, receipts types.Receipts, cometHa
 	if err := batch.Write(); err != nil {
 		return fmt.Errorf("write block %d: %w", number, err)
 	}
-	if err := s.kv.SyncKeyValue(); err != nil {
-		return fmt.Errorf("sync block %d: %w", number, err)
+	if !s.noSync {
+		if err := s.kv.SyncKeyValue(); err != nil {
+			return fmt.Errorf("sync block %d: %w", number, err)
+		}
 	}
 	s.setHead(block.Header())
 	return nil
