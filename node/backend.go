@@ -79,24 +79,24 @@ func (b *backend) BaseFeeAfter(parent *types.Header) *big.Int {
 // low"; displaced by a same-nonce replacement is "replacement transaction
 // underpriced"; otherwise it was evicted from the full pool: "transaction
 // underpriced".
-func (b *backend) seenBefore(raw []byte) error {
+func (n *Node) seenBefore(raw []byte) error {
 	var tx types.Transaction
-	if tx.UnmarshalBinary(raw) != nil || b.n.pool.ByHash(tx.Hash()) != nil {
+	if tx.UnmarshalBinary(raw) != nil || n.pool.ByHash(tx.Hash()) != nil {
 		return txpool.ErrAlreadyKnown
 	}
-	head := b.n.store.Head()
-	from, err := types.Sender(evm.Signer(b.ChainConfig(), head.Number, head.Time), &tx)
+	head := n.store.Head()
+	from, err := types.Sender(evm.Signer(n.store.Config(), head.Number, head.Time), &tx)
 	if err != nil {
 		return txpool.ErrAlreadyKnown
 	}
-	st, err := b.n.store.CachedStateAt(head.Root)
+	st, err := n.store.CachedStateAt(head.Root)
 	if err != nil {
 		return txpool.ErrAlreadyKnown
 	}
 	switch next := st.GetNonce(from); {
 	case tx.Nonce() < next:
 		return fmt.Errorf("%w: next nonce %v, tx nonce %v", core.ErrNonceTooLow, next, tx.Nonce())
-	case b.n.pool.ByNonce(from, tx.Nonce()) != nil:
+	case n.pool.ByNonce(from, tx.Nonce()) != nil:
 		return txpool.ErrReplaceUnderpriced
 	}
 	return txpool.ErrUnderpriced
@@ -106,18 +106,28 @@ func (b *backend) seenBefore(raw []byte) error {
 // broadcast_tx_sync does) and waits for its verdict. A queued answer
 // (nonce gap: the app's pool holds the tx) is a success, as in geth.
 func (b *backend) SendTransaction(ctx context.Context, raw []byte) error {
+	if err := b.n.admit(ctx, raw); err != nil {
+		return err
+	}
+	b.n.journalTx(raw)
+	return nil
+}
+
+// admit runs raw through CheckTx into the pools; nil when it was accepted
+// (pending or queued) or already was.
+func (n *Node) admit(ctx context.Context, raw []byte) error {
 	// Stateless checks and sender recovery here, on the RPC goroutine, in
 	// parallel with other senders; CheckTx reuses the result.
-	key, err := b.n.app.Precheck(raw)
+	key, err := n.app.Precheck(raw)
 	if err != nil {
 		return err
 	}
-	defer b.n.app.Forget(key)
+	defer n.app.Forget(key)
 	resCh := make(chan *abci.ResponseCheckTx, 1)
-	err = b.n.cmt.Mempool().CheckTx(raw, func(res *abci.ResponseCheckTx) { resCh <- res }, mempool.TxInfo{})
+	err = n.cmt.Mempool().CheckTx(raw, func(res *abci.ResponseCheckTx) { resCh <- res }, mempool.TxInfo{})
 	switch {
 	case errors.Is(err, mempool.ErrTxInCache):
-		return b.seenBefore(raw)
+		return n.seenBefore(raw)
 	case err != nil:
 		var full mempool.ErrMempoolIsFull
 		if errors.As(err, &full) {

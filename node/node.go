@@ -85,7 +85,11 @@ type Node struct {
 	mempool *mempoolWorker // CometBFT mempool changes the app asks for
 	pvDone  func()         // frees the validator's tmpfs state (see loadValidator)
 	walDone func()         // frees the tmpfs consensus WAL (see unsyncedWAL)
-	minGas  minGasPrice    // miner_setGasPrice's lock and whether a flag fixed the price
+
+	journal     *txJournal    // accepted transactions, admitted again at start (journal.go)
+	journalStop chan struct{} // ends the journal's rotation
+	journalDone chan struct{} // closed when it has
+	minGas      minGasPrice   // miner_setGasPrice's lock and whether a flag fixed the price
 }
 
 // New loads the home's configuration and genesis and opens the store.
@@ -261,6 +265,10 @@ func (n *Node) Start() error {
 		return fmt.Errorf("start CometBFT: %w", err)
 	}
 	n.cmt = cmt
+	if err := n.startJournal(); err != nil {
+		n.Stop()
+		return err
+	}
 	if n.cfg.JSONRPC.Enable {
 		if err := n.startRPC(); err != nil {
 			n.Stop()
@@ -351,6 +359,7 @@ func (n *Node) Stop() {
 	if n.filters != nil {
 		n.filters.Close()
 	}
+	n.stopJournal() // no client adds to the pool any more
 	if n.mempool != nil {
 		n.mempool.stop()
 	}

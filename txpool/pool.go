@@ -244,6 +244,20 @@ func (p *Pool) Content() (pending, queued map[common.Address][]*types.Transactio
 	return pending, queued
 }
 
+// Raws is the bytes of every pooled transaction, of any kind, each
+// sender's in nonce order: what a journal keeps to admit them again.
+func (p *Pool) Raws() [][]byte {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	out := make([][]byte, 0, len(p.byKey))
+	for _, acc := range p.accounts {
+		for _, tx := range acc.txs {
+			out = append(out, tx.Raw)
+		}
+	}
+	return out
+}
+
 // ContentFrom is sender's pending and queued transactions in nonce order.
 func (p *Pool) ContentFrom(sender common.Address) (pending, queued []*types.Transaction) {
 	p.mu.RLock()
