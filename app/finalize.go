@@ -41,6 +41,9 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 	if err != nil {
 		return nil, fmt.Errorf("finalize block %d: open parent state: %w", req.Height, err)
 	}
+	if a.genesis.Dev {
+		a.devHeader(header, statedb, req.Time.Unix(), parent.Time, req.Txs) // dev.go
+	}
 	tracker := accounts.NewTracker()
 	hooks := tracker.Hooks()
 	rec := a.callRecorder(hooks)
@@ -150,6 +153,9 @@ func (a *App) Commit(context.Context, *abci.RequestCommit) (*abci.ResponseCommit
 	committed := &CommittedBlock{Block: p.block, Receipts: p.receipts, Senders: p.senders, Balances: p.balances}
 	for _, fn := range listeners {
 		fn(committed)
+	}
+	if a.genesis.Dev {
+		a.devCommitted(p.rawTxs) // after the listeners: a caller woken sees the block everywhere
 	}
 	return &abci.ResponseCommit{}, nil
 }
