@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	abci "github.com/cometbft/cometbft/abci/types"
-	"github.com/ethereum/go-ethereum/core/state"
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/emberchain/ember/devchain"
@@ -27,6 +26,7 @@ type devState struct {
 	proposed  []byte        // the dev transaction of the last proposal carrying queued edits
 	proposedN int           // how many queued edits it carries
 	waiters   map[uint64]chan struct{}
+	afterNext []chan struct{} // waiters released by the next commit
 }
 
 // errNotDev refuses dev transactions on chains not made by `emberd dev`.
@@ -136,9 +136,8 @@ func (a *App) decodeDev(raw []byte) blockTx {
 }
 
 // devHeader applies the clock and base-fee edits of a dev chain's block to
-// its header, and the new clock offset to statedb, the parent's state,
-// before execution begins.
-func (a *App) devHeader(header *types.Header, statedb *state.StateDB, cometSecs int64, parentTime uint64, txs [][]byte) {
+// its header, before execution begins.
+func (a *App) devHeader(header, parent *types.Header, cometSecs int64, txs [][]byte) {
 	var ops []devchain.Op
 	for _, raw := range txs {
 		if !devchain.IsDev(raw) {
@@ -148,12 +147,8 @@ func (a *App) devHeader(header *types.Header, statedb *state.StateDB, cometSecs 
 			ops = append(ops, tx.Ops...)
 		}
 	}
-	offset := devchain.Offset(statedb)
-	t, next := devchain.BlockTime(cometSecs, parentTime, offset, ops)
-	header.Time = t
-	if next != offset {
-		devchain.WriteOffset(statedb, next)
-	}
+	t, offset := devchain.BlockTime(cometSecs, parent.Time, devchain.Offset(parent), ops)
+	header.Time, header.Extra = t, devchain.Extra(offset)
 	for _, op := range ops {
 		if op.Kind == devchain.SetBaseFee {
 			header.BaseFee = op.BaseFee.ToInt()
@@ -181,11 +176,19 @@ func (r *blockRun) execDev(tx *devchain.Tx) *abci.ExecTxResult {
 const EventTypeDev = "ember_dev"
 
 // devCommitted wakes the callers waiting for the dev transactions of a
-// committed block and drops the queued edits it carried.
-func (a *App) devCommitted(raws [][]byte) {
+// committed block and drops the queued edits it carried. When the block
+// changed the state, CometBFT makes one more (empty) block at once to carry
+// the new AppHash: its callers are woken after that one, so that a client
+// sees a settled chain (the same head on every surface) when its call
+// returns.
+func (a *App) devCommitted(raws [][]byte, changedState bool) {
 	d := &a.dev
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	for _, ch := range d.afterNext {
+		close(ch)
+	}
+	d.afterNext = nil
 	for _, raw := range raws {
 		if !devchain.IsDev(raw) {
 			continue
@@ -196,7 +199,11 @@ func (a *App) devCommitted(raws [][]byte) {
 		}
 		if tx, err := devchain.Decode(raw); err == nil {
 			if ch, ok := d.waiters[tx.ID]; ok {
-				close(ch)
+				if changedState {
+					d.afterNext = append(d.afterNext, ch)
+				} else {
+					close(ch)
+				}
 				delete(d.waiters, tx.ID)
 			}
 		}

@@ -37,12 +37,12 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 		return nil, fmt.Errorf("finalize block %d: durable head is %v", req.Height, parent.Number)
 	}
 	header := a.newHeader(parent, req)
+	if a.genesis.Dev {
+		a.devHeader(header, parent, req.Time.Unix(), req.Txs) // dev.go
+	}
 	statedb, err := a.store.StateAt(parent.Root)
 	if err != nil {
 		return nil, fmt.Errorf("finalize block %d: open parent state: %w", req.Height, err)
-	}
-	if a.genesis.Dev {
-		a.devHeader(header, statedb, req.Time.Unix(), parent.Time, req.Txs) // dev.go
 	}
 	tracker := accounts.NewTracker()
 	hooks := tracker.Hooks()
@@ -138,6 +138,7 @@ func (a *App) Commit(context.Context, *abci.RequestCommit) (*abci.ResponseCommit
 	if p == nil {
 		return nil, fmt.Errorf("commit without a finalized block")
 	}
+	parentRoot := a.store.Head().Root
 	if err := a.store.CommitBlock(p.block, p.receipts, p.cometHash, p.calls...); err != nil {
 		return nil, err
 	}
@@ -155,7 +156,7 @@ func (a *App) Commit(context.Context, *abci.RequestCommit) (*abci.ResponseCommit
 		fn(committed)
 	}
 	if a.genesis.Dev {
-		a.devCommitted(p.rawTxs) // after the listeners: a caller woken sees the block everywhere
+		a.devCommitted(p.rawTxs, p.block.Root() != parentRoot) // after the listeners: a caller woken sees the block everywhere
 	}
 	return &abci.ResponseCommit{}, nil
 }

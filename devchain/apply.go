@@ -3,39 +3,34 @@ package devchain
 import (
 	"encoding/binary"
 
-	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/core/tracing"
 	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/holiman/uint256"
 )
 
-// ClockAddress keeps a dev chain's clock offset in its storage (slot 0: the
-// seconds added to CometBFT's block time, an int64 in the low 8 bytes), so
-// the AppHash covers it and every node derives the same block times. Like
-// the other system accounts it has nonce 1, so EIP-161 never clears it.
-var ClockAddress = common.HexToAddress("0x0000000000000000000000000000000000000De7")
+// A dev chain's clock offset (the seconds added to CometBFT's block time)
+// rides in each header's extraData: 8 bytes, a big-endian int64, present
+// only when not zero. The header is derived from the CometBFT block alone
+// (its time and dev transactions), so every node builds the same one; and
+// the offset stays out of the state, so moving the clock changes no state
+// root and costs no extra block (CometBFT follows a block that changed the
+// AppHash with one that carries it).
 
-var offsetSlot = common.Hash{}
-
-// StateReader reads a state; *state.StateDB satisfies it.
-type StateReader interface {
-	GetState(common.Address, common.Hash) common.Hash
-}
-
-// Offset is the chain's clock offset in seconds.
-func Offset(st StateReader) int64 {
-	v := st.GetState(ClockAddress, offsetSlot)
-	return int64(binary.BigEndian.Uint64(v[24:]))
-}
-
-// WriteOffset records a new clock offset.
-func WriteOffset(st vm.StateDB, offset int64) {
-	if st.GetNonce(ClockAddress) == 0 {
-		st.SetNonce(ClockAddress, 1, tracing.NonceChangeUnspecified)
+// Offset is the clock offset a block's header records.
+func Offset(h *types.Header) int64 {
+	if len(h.Extra) != 8 {
+		return 0
 	}
-	var v common.Hash
-	binary.BigEndian.PutUint64(v[24:], uint64(offset))
-	st.SetState(ClockAddress, offsetSlot, v)
+	return int64(binary.BigEndian.Uint64(h.Extra))
+}
+
+// Extra is the extraData recording offset.
+func Extra(offset int64) []byte {
+	if offset == 0 {
+		return nil
+	}
+	return binary.BigEndian.AppendUint64(nil, uint64(offset))
 }
 
 // BlockTime is the timestamp of a block CometBFT timed at cometSecs, on a

@@ -95,12 +95,7 @@ func (b devBackend) QueueDev(ops ...devchain.Op) { b.n.app.QueueDevOps(ops...) }
 
 // ClockOffset is the offset at the head plus what the queue adds.
 func (b devBackend) ClockOffset() int64 {
-	st, err := b.n.store.CachedStateAt(b.n.store.Head().Root)
-	var offset int64
-	if err == nil {
-		offset = devchain.Offset(st)
-	}
-	return offset + b.n.app.QueuedTimeShift()
+	return devchain.Offset(b.n.store.Head()) + b.n.app.QueuedTimeShift()
 }
 
 // DropTransaction removes a pooled EVM transaction from the pool and from
