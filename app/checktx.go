@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/txpool"
 	"github.com/ethereum/go-ethereum/core/types"
 
+	"github.com/emberchain/ember/devchain"
 	"github.com/emberchain/ember/evm"
 	"github.com/emberchain/ember/native"
 	pool "github.com/emberchain/ember/txpool"
@@ -31,6 +32,9 @@ const acceptedTypes = 1<<types.LegacyTxType | 1<<types.AccessListTxType | 1<<typ
 // pool) it answers from the pool: pending stays, queued (demoted) and
 // dropped leave CometBFT's mempool.
 func (a *App) CheckTx(_ context.Context, req *abci.RequestCheckTx) (*abci.ResponseCheckTx, error) {
+	if devchain.IsDev(req.Tx) { // dev.go
+		return a.checkDev(req.Tx), nil
+	}
 	key := pool.KeyOf(req.Tx)
 	if req.Type == abci.CheckTxType_Recheck {
 		return a.recheck(key), nil

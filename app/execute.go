@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/core/vm"
 
+	"github.com/emberchain/ember/devchain"
 	"github.com/emberchain/ember/evm"
 	"github.com/emberchain/ember/native"
 	pool "github.com/emberchain/ember/txpool"
@@ -21,6 +22,7 @@ import (
 type blockTx struct {
 	evm    *types.Transaction
 	native *native.Tx
+	dev    *devchain.Tx // dev chains only (dev.go)
 	err    error
 }
 
@@ -34,6 +36,9 @@ func (a *App) decodeBlockTx(raw []byte, fromPool bool) blockTx {
 			}
 			return blockTx{evm: ptx.EVM()}
 		}
+	}
+	if devchain.IsDev(raw) {
+		return a.decodeDev(raw)
 	}
 	if native.IsNative(raw) {
 		tx, err := native.Decode(raw, a.genesis.Bech32Prefix, a.genesis.Denom)
@@ -72,6 +77,8 @@ func (r *blockRun) exec(t blockTx, raw []byte) *abci.ExecTxResult {
 		return decodeResult(t.err)
 	case t.native != nil:
 		return r.nat.run(t.native)
+	case t.dev != nil:
+		return r.execDev(t.dev)
 	}
 	out := r.x.ApplyTx(t.evm)
 	return txResult(t.evm, &out, raw)
@@ -114,7 +121,7 @@ func (r *Replay) Other() bool {
 		return true
 	}
 	for _, t := range r.txs {
-		if t.native != nil {
+		if t.native != nil || t.dev != nil {
 			return true
 		}
 	}

@@ -37,6 +37,9 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 		return nil, fmt.Errorf("finalize block %d: durable head is %v", req.Height, parent.Number)
 	}
 	header := a.newHeader(parent, req)
+	if a.genesis.Dev {
+		a.devHeader(header, parent, req.Time.Unix(), req.Txs) // dev.go
+	}
 	statedb, err := a.store.StateAt(parent.Root)
 	if err != nil {
 		return nil, fmt.Errorf("finalize block %d: open parent state: %w", req.Height, err)
@@ -135,6 +138,7 @@ func (a *App) Commit(context.Context, *abci.RequestCommit) (*abci.ResponseCommit
 	if p == nil {
 		return nil, fmt.Errorf("commit without a finalized block")
 	}
+	parentRoot := a.store.Head().Root
 	if err := a.store.CommitBlock(p.block, p.receipts, p.cometHash, p.calls...); err != nil {
 		return nil, err
 	}
@@ -150,6 +154,9 @@ func (a *App) Commit(context.Context, *abci.RequestCommit) (*abci.ResponseCommit
 	committed := &CommittedBlock{Block: p.block, Receipts: p.receipts, Senders: p.senders, Balances: p.balances}
 	for _, fn := range listeners {
 		fn(committed)
+	}
+	if a.genesis.Dev {
+		a.devCommitted(p.rawTxs, p.block.Root() != parentRoot) // after the listeners: a caller woken sees the block everywhere
 	}
 	return &abci.ResponseCommit{}, nil
 }

@@ -34,6 +34,10 @@ type AppState struct {
 	Denom string `json:"denom"`
 	// Staking is the bonded validator set at genesis and the bonding rules.
 	Staking *Staking `json:"staking,omitempty"`
+	// Dev marks a development chain (made by `emberd dev`): it executes dev
+	// transactions (package devchain), the state edits and clock changes of
+	// the anvil/Hardhat JSON-RPC methods, which the node then serves.
+	Dev bool `json:"dev,omitempty"`
 }
 
 // Staking is the genesis of the validator set. Each validator's voting
@@ -115,6 +119,7 @@ type GenesisParams struct {
 	Rewards    []ValidatorReward
 	Prefix     string
 	Staking    *Staking
+	Dev        bool // a development chain (AppState.Dev)
 }
 
 // Default genesis parameters.
@@ -157,6 +162,7 @@ func NewAppState(p GenesisParams) *AppState {
 		Bech32Prefix: p.Prefix,
 		Denom:        DefaultDenom,
 		Staking:      p.Staking,
+		Dev:          p.Dev,
 	}
 }
 

@@ -40,6 +40,12 @@ func (a *App) PrepareProposal(_ context.Context, req *abci.RequestPrepareProposa
 		budget -= protoSize(marker)
 		out = append(out, marker)
 	}
+	if a.genesis.Dev {
+		for _, raw := range a.devProposal(req.Txs) { // dev.go
+			budget -= protoSize(raw)
+			out = append(out, raw)
+		}
+	}
 	for _, ptx := range ordered {
 		if budget -= protoSize(ptx.Raw); budget < 0 {
 			break

@@ -80,6 +80,7 @@ func InitHome(opts InitOptions) error {
 		Alloc:   opts.Alloc,
 		Rewards: rewards,
 		Staking: singleStaking(opts, pub.Bytes(), reward), // see staking.go
+		Dev:     opts.Dev,
 	}), "", "  ")
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 
 	cmtcfg "github.com/cometbft/cometbft/config"
 	cmtnode "github.com/cometbft/cometbft/node"
@@ -23,6 +24,7 @@ import (
 	"github.com/emberchain/ember/grpcapi"
 	"github.com/emberchain/ember/rest"
 	"github.com/emberchain/ember/rpc"
+	"github.com/emberchain/ember/rpc/anvil"
 	"github.com/emberchain/ember/rpc/debug"
 	"github.com/emberchain/ember/rpc/eth"
 	"github.com/emberchain/ember/rpc/filters"
@@ -75,7 +77,8 @@ type Node struct {
 	grpc     *grpcapi.Server   // nil unless [grpc] enable
 	explorer *explorer.Service // nil unless [explorer] enable
 	filters  *filters.API
-	keys     *keys // the keyring eth_accounts, eth_sign* and personal serve
+	keys     *keys      // the keyring eth_accounts, eth_sign* and personal serve
+	devAPI   *anvil.API // anvil_/hardhat_/evm_ on a development chain (dev.go)
 
 	coinbase common.Address // this node's validator's reward address
 	// startHead is the app's head when CometBFT started: where a block sync
@@ -330,6 +333,10 @@ func (n *Node) startRPC() error {
 			MaxTimeout: c.TraceMaxTimeout.Std(), Concurrency: c.TraceConcurrency,
 		})},
 	}
+	if dev := n.devNamespaces(b); dev != nil { // dev.go
+		namespaces = append(namespaces, dev...)
+		c.API = append(slices.Clip(c.API), DevNamespaces...)
+	}
 	auth, err := n.rpcAuth()
 	if err != nil {
 		return err
@@ -358,6 +365,9 @@ func (n *Node) Stop() {
 	}
 	if n.filters != nil {
 		n.filters.Close()
+	}
+	if n.devAPI != nil {
+		n.devAPI.Close()
 	}
 	n.stopJournal() // no client adds to the pool any more
 	if n.mempool != nil {

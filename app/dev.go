@@ -1,0 +1,211 @@
+package app
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"sync"
+
+	abci "github.com/cometbft/cometbft/abci/types"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/emberchain/ember/devchain"
+)
+
+// devState is a dev chain's node-local side of the dev transactions: the
+// clock and base-fee edits waiting for the next block (evm_increaseTime,
+// evm_setNextBlockTimestamp and anvil_setNextBlockBaseFeePerGas make no
+// block of their own: the next block, whatever makes it, carries them in a
+// dev transaction its proposer adds), and the callers waiting for their dev
+// transaction to be committed.
+type devState struct {
+	mu        sync.Mutex
+	nextID    uint64
+	queued    []devchain.Op // edits for the next block
+	proposed  []byte        // the dev transaction of the last proposal carrying queued edits
+	proposedN int           // how many queued edits it carries
+	waiters   map[uint64]chan struct{}
+	afterNext []chan struct{} // waiters released by the next commit
+}
+
+// errNotDev refuses dev transactions on chains not made by `emberd dev`.
+var errNotDev = errors.New("dev transactions are only executed on development chains (made by `emberd dev`)")
+
+// Dev tells whether the chain is a development chain (genesis app_state.dev).
+func (a *App) Dev() bool { return a.genesis.Dev }
+
+// NewDevTx returns the bytes of a dev transaction applying ops, for the
+// mempool, and a channel closed once a block holding it is committed; call
+// ForgetDevTx(id) if the caller stops waiting.
+func (a *App) NewDevTx(ops []devchain.Op) (raw []byte, id uint64, done <-chan struct{}) {
+	d := &a.dev
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	id = d.newID()
+	ch := make(chan struct{})
+	if d.waiters == nil {
+		d.waiters = make(map[uint64]chan struct{})
+	}
+	d.waiters[id] = ch
+	return devchain.Encode(&devchain.Tx{ID: id, Ops: ops}), id, ch
+}
+
+// ForgetDevTx stops tracking dev transaction id.
+func (a *App) ForgetDevTx(id uint64) {
+	a.dev.mu.Lock()
+	delete(a.dev.waiters, id)
+	a.dev.mu.Unlock()
+}
+
+// newID is an id unused by this process: a random start (so a restarted
+// node does not repeat bytes CometBFT's cache remembers) counted up.
+// Caller holds mu.
+func (d *devState) newID() uint64 {
+	if d.nextID == 0 {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		d.nextID = binary.BigEndian.Uint64(b[:])>>1 | 1
+	}
+	d.nextID++
+	return d.nextID
+}
+
+// QueueDevOps keeps clock and base-fee edits for the next block.
+func (a *App) QueueDevOps(ops ...devchain.Op) {
+	a.dev.mu.Lock()
+	a.dev.queued = append(a.dev.queued, ops...)
+	a.dev.mu.Unlock()
+}
+
+// QueuedTimeShift is the seconds the queued evm_increaseTime calls add to
+// the clock offset.
+func (a *App) QueuedTimeShift() int64 {
+	a.dev.mu.Lock()
+	defer a.dev.mu.Unlock()
+	var s int64
+	for _, op := range a.dev.queued {
+		if op.Kind == devchain.IncreaseTime {
+			s += op.Seconds
+		}
+	}
+	return s
+}
+
+// devProposal is what a dev chain's proposer adds to a block: a dev
+// transaction with the queued edits, if any, and the first dev transaction
+// of the mempool, if any. One mempool dev transaction per block, as each
+// asked for a block of its own (anvil_mine of n blocks sends n).
+func (a *App) devProposal(mempool [][]byte) [][]byte {
+	var out [][]byte
+	d := &a.dev
+	d.mu.Lock()
+	if len(d.queued) > 0 {
+		d.proposed = devchain.Encode(&devchain.Tx{ID: d.newID(), Ops: d.queued})
+		d.proposedN = len(d.queued)
+		out = append(out, d.proposed)
+	}
+	d.mu.Unlock()
+	for _, raw := range mempool {
+		if devchain.IsDev(raw) {
+			return append(out, raw)
+		}
+	}
+	return out
+}
+
+// checkDev admits a well-formed dev transaction to the mempool of a dev
+// chain; the app's pool does not hold it.
+func (a *App) checkDev(raw []byte) *abci.ResponseCheckTx {
+	if !a.genesis.Dev {
+		return refusal(CodeDecode, errNotDev)
+	}
+	if _, err := devchain.Decode(raw); err != nil {
+		return refusal(CodeDecode, err)
+	}
+	return &abci.ResponseCheckTx{Code: CodeOK}
+}
+
+// decodeDev decodes a dev transaction of a block.
+func (a *App) decodeDev(raw []byte) blockTx {
+	if !a.genesis.Dev {
+		return blockTx{err: errNotDev}
+	}
+	tx, err := devchain.Decode(raw)
+	return blockTx{dev: tx, err: err}
+}
+
+// devHeader applies the clock and base-fee edits of a dev chain's block to
+// its header, before execution begins.
+func (a *App) devHeader(header, parent *types.Header, cometSecs int64, txs [][]byte) {
+	var ops []devchain.Op
+	for _, raw := range txs {
+		if !devchain.IsDev(raw) {
+			continue
+		}
+		if tx, err := devchain.Decode(raw); err == nil {
+			ops = append(ops, tx.Ops...)
+		}
+	}
+	t, offset := devchain.BlockTime(cometSecs, parent.Time, devchain.Offset(parent), ops)
+	header.Time, header.Extra = t, devchain.Extra(offset)
+	for _, op := range ops {
+		if op.Kind == devchain.SetBaseFee {
+			header.BaseFee = op.BaseFee.ToInt()
+		}
+	}
+}
+
+// execDev applies a dev transaction's state edits in its place.
+func (r *blockRun) execDev(tx *devchain.Tx) *abci.ExecTxResult {
+	st := r.x.State()
+	events := make([]abci.Event, 0, len(tx.Ops))
+	for _, op := range tx.Ops {
+		devchain.Apply(st, op)
+		attrs := []abci.EventAttribute{attr("op", string(op.Kind))}
+		if op.Address != nil {
+			attrs = append(attrs, attr("address", lowerHex(*op.Address)))
+		}
+		events = append(events, abci.Event{Type: EventTypeDev, Attributes: attrs})
+	}
+	r.x.Settle()
+	return &abci.ExecTxResult{Code: CodeOK, Events: events}
+}
+
+// EventTypeDev is the event of each edit a dev transaction applies.
+const EventTypeDev = "ember_dev"
+
+// devCommitted wakes the callers waiting for the dev transactions of a
+// committed block and drops the queued edits it carried. When the block
+// changed the state, CometBFT makes one more (empty) block at once to carry
+// the new AppHash: its callers are woken after that one, so that a client
+// sees a settled chain (the same head on every surface) when its call
+// returns.
+func (a *App) devCommitted(raws [][]byte, changedState bool) {
+	d := &a.dev
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, ch := range d.afterNext {
+		close(ch)
+	}
+	d.afterNext = nil
+	for _, raw := range raws {
+		if !devchain.IsDev(raw) {
+			continue
+		}
+		if d.proposed != nil && bytes.Equal(raw, d.proposed) {
+			d.queued = append([]devchain.Op(nil), d.queued[d.proposedN:]...)
+			d.proposed, d.proposedN = nil, 0
+		}
+		if tx, err := devchain.Decode(raw); err == nil {
+			if ch, ok := d.waiters[tx.ID]; ok {
+				if changedState {
+					d.afterNext = append(d.afterNext, ch)
+				} else {
+					close(ch)
+				}
+				delete(d.waiters, tx.ID)
+			}
+		}
+	}
+}
