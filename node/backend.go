@@ -51,6 +51,10 @@ func (b *backend) Transaction(h common.Hash) (*types.Transaction, store.TxLocati
 
 // StateAt serves the RPC's reads and calls, which never commit: through the
 // store's per-root read cache.
+func (b *backend) AccountAt(root common.Hash, addr common.Address) (*types.StateAccount, error) {
+	return b.n.store.AccountAt(root, addr)
+}
+
 func (b *backend) StateAt(root common.Hash) (*state.StateDB, error) {
 	return b.n.store.CachedStateAt(root)
 }

@@ -187,6 +187,17 @@ func (s *Store) CachedStateAt(root common.Hash) (*state.StateDB, error) {
 	return state.NewWithReader(root, s.state, r)
 }
 
+// AccountAt reads one account of the state with the given root through
+// the shared reader CachedStateAt uses, without opening a StateDB: for the
+// balance and nonce reads clients make most. nil means no such account.
+func (s *Store) AccountAt(root common.Hash, addr common.Address) (*types.StateAccount, error) {
+	r, err := s.states.reader(root)
+	if err != nil {
+		return nil, err
+	}
+	return r.Account(addr)
+}
+
 // HasState reports whether the state with the given root is on disk or in
 // memory.
 func (s *Store) HasState(root common.Hash) bool {

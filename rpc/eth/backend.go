@@ -31,6 +31,9 @@ type Backend interface {
 	Receipts(header *types.Header) types.Receipts
 	Transaction(hash common.Hash) (*types.Transaction, store.TxLocation)
 	StateAt(root common.Hash) (*state.StateDB, error)
+	// AccountAt is one account of that state (nil when it has none),
+	// read without a StateDB.
+	AccountAt(root common.Hash, addr common.Address) (*types.StateAccount, error)
 
 	// PendingTransaction returns a tx waiting in the pool.
 	PendingTransaction(hash common.Hash) *types.Transaction
