@@ -19,6 +19,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/cosmosapi"
 	"github.com/emberchain/ember/grpcapi"
 )
 
@@ -64,7 +65,7 @@ func TestNativeGRPC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, codeHash, err := grpcapi.UnpackEthAccount(res.Account)
+	base, codeHash, err := cosmosapi.UnpackEthAccount(res.Account)
 	if err != nil {
 		t.Fatal(err)
 	}
