@@ -17,6 +17,7 @@ import (
 // exactly as it fills the gRPC server.
 type Router struct {
 	methods map[string]route
+	latest  func() int64 // the latest block height
 }
 
 type route struct {
@@ -24,8 +25,12 @@ type route struct {
 	handler func(srv any, ctx context.Context, dec func(any) error, in grpc.UnaryServerInterceptor) (any, error)
 }
 
-// NewRouter returns an empty router.
-func NewRouter() *Router { return &Router{methods: map[string]route{}} }
+// NewRouter returns an empty router; latest reports the chain's height,
+// which answers carry when the method read no state (abci_query answers
+// always name a height, and cosmjs refuses one without).
+func NewRouter(latest func() int64) *Router {
+	return &Router{methods: map[string]route{}, latest: latest}
+}
 
 // RegisterService implements grpc.ServiceRegistrar (unary methods only:
 // the services have no streams).
@@ -70,6 +75,9 @@ func (r *Router) ABCIQuery(ctx context.Context, req *abci.RequestQuery) (res *ab
 	}
 	h := &Height{Want: req.Height}
 	out, err := r.Call(WithHeight(ctx, h), req.Path, func(m proto.Message) error { return proto.Unmarshal(req.Data, m) })
+	if h.Read == 0 {
+		h.Read = r.latest()
+	}
 	if err == nil {
 		var value []byte
 		if value, err = (proto.MarshalOptions{Deterministic: true}).Marshal(out); err == nil {

@@ -255,7 +255,7 @@ func (n *Node) Start() error {
 	}
 	n.startHead = n.store.Head().Number.Uint64()
 	n.cosmos = cosmosBackend{n: n, comet: local.New(cmt)}
-	n.services = cosmosapi.NewRouter()
+	n.services = cosmosapi.NewRouter(func() int64 { return n.store.Head().Number.Int64() })
 	cosmosapi.Register(n.services, n.cosmos)
 	n.app.SetServiceQuery(n.services.ABCIQuery)
 	n.startMempoolWorker(cmt.Mempool())
