@@ -54,7 +54,7 @@ func (r *Router) Call(ctx context.Context, path string, decode func(proto.Messag
 	}
 	res, err := m.handler(m.srv, ctx, func(v any) error {
 		if err := decode(v.(proto.Message)); err != nil {
-			return status.Errorf(codes.InvalidArgument, "decode %T: %v", v, err)
+			return status.Errorf(codes.InvalidArgument, "decode %s: %v", proto.MessageName(v.(proto.Message)), err)
 		}
 		return nil
 	}, nil)

@@ -194,7 +194,7 @@ await run("cosmjs", async () => {
     const bytes = TxRaw.encode(txRaw).finish();
     const gasUsed = txGas(bytes.length, 10000);
     assert.ok(BigInt(simulated) >= gasUsed && BigInt(simulated) - gasUsed < 1000n, `simulated ${simulated}, charged ${gasUsed}`);
-    const res = await signing.broadcastTx(bytes);
+    const res = await signing.broadcastTx(bytes, 60_000, 200);
     assert.equal(res.code, 0, res.rawLog);
     assert.equal(BigInt(res.gasUsed), gasUsed);
     assert.equal(BigInt(res.gasWanted), BigInt(fee.gas));
