@@ -69,10 +69,11 @@ type App struct {
 	prechecked sync.Map // pool.Key -> *types.Transaction
 
 	checkMu    sync.Mutex
+	checkState *state.StateDB // state at the durable head, for CheckTx; guarded by checkMu
+
 	// serviceQuery answers abci_query for the Cosmos services' method
 	// paths (see SetServiceQuery); nil until the node sets it.
 	serviceQuery func(context.Context, *abci.RequestQuery) (*abci.ResponseQuery, bool)
-	checkState *state.StateDB // state at the durable head, for CheckTx; guarded by checkMu
 
 	mu        sync.Mutex
 	pending   *finalized // executed by FinalizeBlock, awaiting Commit
