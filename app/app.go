@@ -73,6 +73,10 @@ type App struct {
 	checkMu    sync.Mutex
 	checkState *state.StateDB // state at the durable head, for CheckTx; guarded by checkMu
 
+	// serviceQuery answers abci_query for the Cosmos services' method
+	// paths (see SetServiceQuery); nil until the node sets it.
+	serviceQuery func(context.Context, *abci.RequestQuery) (*abci.ResponseQuery, bool)
+
 	mu        sync.Mutex
 	pending   *finalized // executed by FinalizeBlock, awaiting Commit
 	onCommit  []func(*CommittedBlock)

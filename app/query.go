@@ -62,7 +62,12 @@ type BlockJSON struct {
 }
 
 // Query answers read-only questions about the application state.
-func (a *App) Query(_ context.Context, req *abci.RequestQuery) (*abci.ResponseQuery, error) {
+func (a *App) Query(ctx context.Context, req *abci.RequestQuery) (*abci.ResponseQuery, error) {
+	if a.serviceQuery != nil {
+		if res, ok := a.serviceQuery(ctx, req); ok {
+			return res, nil
+		}
+	}
 	switch {
 	case strings.HasPrefix(req.Path, QueryAccount):
 		return a.queryAccount(req), nil
@@ -182,4 +187,11 @@ func (a *App) queryPendingNonce(req *abci.RequestQuery) *abci.ResponseQuery {
 	nonce := a.pool.PendingNonce(addr, a.checkState.GetNonce(addr))
 	value, _ := json.Marshal(PendingNonceJSON{Address: addr, Nonce: strconv.FormatUint(nonce, 10)})
 	return &abci.ResponseQuery{Code: CodeOK, Key: addr.Bytes(), Value: value, Height: head.Number.Int64()}
+}
+
+// SetServiceQuery routes abci_query paths that are gRPC method paths
+// ("/cosmos.bank.v1beta1.Query/Balance") to route, which answers ok=false
+// for paths it does not serve. Set before CometBFT starts.
+func (a *App) SetServiceQuery(route func(context.Context, *abci.RequestQuery) (*abci.ResponseQuery, bool)) {
+	a.serviceQuery = route
 }

@@ -14,11 +14,13 @@ import (
 	cmtnode "github.com/cometbft/cometbft/node"
 	"github.com/cometbft/cometbft/p2p"
 	"github.com/cometbft/cometbft/proxy"
+	"github.com/cometbft/cometbft/rpc/client/local"
 	cmttypes "github.com/cometbft/cometbft/types"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/spf13/viper"
 
 	"github.com/emberchain/ember/app"
+	"github.com/emberchain/ember/cosmosapi"
 	"github.com/emberchain/ember/explorer/nodesource"
 	explorer "github.com/emberchain/ember/explorer/service"
 	"github.com/emberchain/ember/grpcapi"
@@ -75,6 +77,8 @@ type Node struct {
 	rpc      *rpc.Server
 	rest     *rest.Server
 	grpc     *grpcapi.Server   // nil unless [grpc] enable
+	cosmos   cosmosBackend     // what the Cosmos services read
+	services *cosmosapi.Router // the Cosmos services by method path (abci_query, REST)
 	explorer *explorer.Service // nil unless [explorer] enable
 	filters  *filters.API
 	keys     *keys      // the keyring eth_accounts, eth_sign* and personal serve
@@ -261,6 +265,10 @@ func (n *Node) Start() error {
 		return err
 	}
 	n.startHead = n.store.Head().Number.Uint64()
+	n.cosmos = cosmosBackend{n: n, comet: local.New(cmt)}
+	n.services = cosmosapi.NewRouter(func() int64 { return n.store.Head().Number.Int64() })
+	cosmosapi.Register(n.services, n.cosmos)
+	n.app.SetServiceQuery(n.services.ABCIQuery)
 	n.startMempoolWorker(cmt.Mempool())
 	if err := cmt.Start(); err != nil {
 		n.mempool.stop()
@@ -279,7 +287,7 @@ func (n *Node) Start() error {
 		}
 	}
 	if n.cfg.REST.Enable {
-		srv, err := rest.Start(n.cfg.REST.Address, restBackend{n}, n.log.With("module", "rest"))
+		srv, err := rest.Start(n.cfg.REST.Address, n.services, n.log.With("module", "rest"))
 		if err != nil {
 			n.Stop()
 			return err
@@ -287,7 +295,7 @@ func (n *Node) Start() error {
 		n.rest = srv
 	}
 	if n.cfg.GRPC.Enable {
-		srv, err := grpcapi.Start(n.cfg.GRPC.Address, restBackend{n}, n.log.With("module", "grpc"))
+		srv, err := grpcapi.Start(n.cfg.GRPC.Address, n.cosmos, n.log.With("module", "grpc"))
 		if err != nil {
 			n.Stop()
 			return err

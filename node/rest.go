@@ -3,29 +3,40 @@ package node
 import (
 	"fmt"
 
-	"github.com/emberchain/ember/accounts"
-	"github.com/emberchain/ember/rest"
+	"github.com/cometbft/cometbft/rpc/client/local"
+	"github.com/ethereum/go-ethereum/core/state"
+
+	"github.com/emberchain/ember/app"
+	"github.com/emberchain/ember/cosmosapi"
 )
 
-// restBackend serves the native REST endpoints from the store.
-type restBackend struct{ n *Node }
+// cosmosBackend serves the Cosmos services (gRPC, REST, abci_query) from
+// the store, the app and the in-process CometBFT.
+type cosmosBackend struct {
+	n     *Node
+	comet *local.Local
+}
 
-func (b restBackend) Prefix() string { return b.n.state.Bech32Prefix }
-func (b restBackend) Denom() string  { return b.n.state.Denom }
+func (b cosmosBackend) Prefix() string         { return b.n.state.Bech32Prefix }
+func (b cosmosBackend) Denom() string          { return b.n.state.Denom }
+func (b cosmosBackend) Version() string        { return app.Version }
+func (b cosmosBackend) Comet() cosmosapi.Comet { return b.comet }
 
-func (b restBackend) StateAt(height int64) (accounts.AccountState, int64, error) {
+func (b cosmosBackend) Simulate(tx []byte) (uint64, uint64, error) { return b.n.app.Simulate(tx) }
+
+func (b cosmosBackend) StateAt(height int64) (*state.StateDB, int64, error) {
 	header := b.n.store.Head()
 	if height > 0 && height != header.Number.Int64() {
 		if height > header.Number.Int64() {
-			return nil, 0, fmt.Errorf("%w: height %d is in the future (latest is %d)", rest.ErrHeight, height, header.Number)
+			return nil, 0, fmt.Errorf("%w: height %d is in the future (latest is %d)", cosmosapi.ErrHeight, height, header.Number)
 		}
 		if header = b.n.store.HeaderByNumber(uint64(height)); header == nil {
-			return nil, 0, fmt.Errorf("%w: no block %d", rest.ErrHeight, height)
+			return nil, 0, fmt.Errorf("%w: no block %d", cosmosapi.ErrHeight, height)
 		}
 	}
 	st, err := b.n.store.CachedStateAt(header.Root)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%w: state of block %d: %v", rest.ErrHeight, header.Number, err)
+		return nil, 0, fmt.Errorf("%w: state of block %d: %v", cosmosapi.ErrHeight, header.Number, err)
 	}
 	return st, header.Number.Int64(), nil
 }

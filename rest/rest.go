@@ -1,8 +1,12 @@
-// Package rest serves the native, Cosmos-style REST endpoints: accounts and
-// balances under the paths and JSON shapes the Cosmos SDK's gRPC gateway
-// uses, so Cosmos wallets, scripts and explorers read them unchanged. Every
-// address parameter takes either spelling (bech32 with the chain's prefix,
-// or 0x hex).
+// Package rest is the Cosmos SDK's REST gateway for the services of
+// package cosmosapi: the paths and JSON shapes the SDK's grpc-gateway
+// serves (/cosmos/bank/v1beta1/balances/{address}, POST
+// /cosmos/tx/v1beta1/txs, …), so Keplr, Leap, cosmjs's REST users and
+// scripts work unchanged. Each route names a service method; path and query
+// parameters fill its request (a POST body is its request in protobuf
+// JSON), and the answer is written as the gateway writes it (see marshal).
+// Every address parameter takes either spelling (bech32 with the chain's
+// prefix, or 0x hex).
 package rest
 
 import (
@@ -10,68 +14,154 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/rs/cors"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 
-	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/cosmosapi"
 )
 
-// Backend is what the endpoints read.
-type Backend interface {
-	// Prefix is the chain's bech32 account prefix.
-	Prefix() string
-	// Denom is the base denomination of the native token.
-	Denom() string
-	// StateAt opens the state after block height (0 = the latest) and
-	// reports the height it opened.
-	StateAt(height int64) (accounts.AccountState, int64, error)
+// heightResponse is the header that reports the height read, as the
+// gateway forwards the gRPC header.
+const heightResponse = "Grpc-Metadata-X-Cosmos-Block-Height"
+
+// maxBody bounds a POST body (a tx of at most 128 KiB, base64 in JSON).
+const maxBody = 1 << 20
+
+// route is a gateway path: the method it calls and its path parameters.
+type route struct {
+	pattern string // net/http pattern
+	method  string // gRPC method path
+	params  []string
 }
 
-// ErrHeight marks a requested height the node cannot serve.
-var ErrHeight = errors.New("invalid height")
+var routes = []route{
+	{"GET /cosmos/auth/v1beta1/accounts", "/cosmos.auth.v1beta1.Query/Accounts", nil},
+	{"GET /cosmos/auth/v1beta1/accounts/{address}", "/cosmos.auth.v1beta1.Query/Account", []string{"address"}},
+	{"GET /cosmos/auth/v1beta1/account_info/{address}", "/cosmos.auth.v1beta1.Query/AccountInfo", []string{"address"}},
+	{"GET /cosmos/auth/v1beta1/bech32", "/cosmos.auth.v1beta1.Query/Bech32Prefix", nil},
+	{"GET /cosmos/auth/v1beta1/params", "/cosmos.auth.v1beta1.Query/Params", nil},
+	{"GET /cosmos/bank/v1beta1/balances/{address}", "/cosmos.bank.v1beta1.Query/AllBalances", []string{"address"}},
+	{"GET /cosmos/bank/v1beta1/balances/{address}/by_denom", "/cosmos.bank.v1beta1.Query/Balance", []string{"address"}},
+	{"GET /cosmos/bank/v1beta1/spendable_balances/{address}", "/cosmos.bank.v1beta1.Query/SpendableBalances", []string{"address"}},
+	{"GET /cosmos/bank/v1beta1/spendable_balances/{address}/by_denom", "/cosmos.bank.v1beta1.Query/SpendableBalanceByDenom", []string{"address"}},
+	{"GET /cosmos/bank/v1beta1/supply", "/cosmos.bank.v1beta1.Query/TotalSupply", nil},
+	{"GET /cosmos/bank/v1beta1/supply/by_denom", "/cosmos.bank.v1beta1.Query/SupplyOf", nil},
+	{"GET /cosmos/bank/v1beta1/denoms_metadata", "/cosmos.bank.v1beta1.Query/DenomsMetadata", nil},
+	{"GET /cosmos/bank/v1beta1/denoms_metadata/{denom}", "/cosmos.bank.v1beta1.Query/DenomMetadata", []string{"denom"}},
+	{"GET /cosmos/staking/v1beta1/validators", "/cosmos.staking.v1beta1.Query/Validators", nil},
+	{"GET /cosmos/staking/v1beta1/validators/{validator_addr}", "/cosmos.staking.v1beta1.Query/Validator", []string{"validator_addr"}},
+	{"GET /cosmos/staking/v1beta1/validators/{validator_addr}/delegations/{delegator_addr}", "/cosmos.staking.v1beta1.Query/Delegation", []string{"validator_addr", "delegator_addr"}},
+	{"GET /cosmos/staking/v1beta1/validators/{validator_addr}/delegations/{delegator_addr}/unbonding_delegation", "/cosmos.staking.v1beta1.Query/UnbondingDelegation", []string{"validator_addr", "delegator_addr"}},
+	{"GET /cosmos/staking/v1beta1/delegations/{delegator_addr}", "/cosmos.staking.v1beta1.Query/DelegatorDelegations", []string{"delegator_addr"}},
+	{"GET /cosmos/staking/v1beta1/params", "/cosmos.staking.v1beta1.Query/Params", nil},
+	{"GET /cosmos/staking/v1beta1/pool", "/cosmos.staking.v1beta1.Query/Pool", nil},
+	{"POST /cosmos/tx/v1beta1/simulate", "/cosmos.tx.v1beta1.Service/Simulate", nil},
+	{"POST /cosmos/tx/v1beta1/txs", "/cosmos.tx.v1beta1.Service/BroadcastTx", nil},
+	{"GET /cosmos/tx/v1beta1/txs", "/cosmos.tx.v1beta1.Service/GetTxsEvent", nil},
+	{"GET /cosmos/tx/v1beta1/txs/{hash}", "/cosmos.tx.v1beta1.Service/GetTx", []string{"hash"}},
+	{"GET /cosmos/base/tendermint/v1beta1/node_info", "/cosmos.base.tendermint.v1beta1.Service/GetNodeInfo", nil},
+	{"GET /cosmos/base/tendermint/v1beta1/syncing", "/cosmos.base.tendermint.v1beta1.Service/GetSyncing", nil},
+	{"GET /cosmos/base/tendermint/v1beta1/blocks/latest", "/cosmos.base.tendermint.v1beta1.Service/GetLatestBlock", nil},
+	{"GET /cosmos/base/tendermint/v1beta1/blocks/{height}", "/cosmos.base.tendermint.v1beta1.Service/GetBlockByHeight", []string{"height"}},
+}
 
-// gRPC status codes the gateway reports in its error body.
-const (
-	codeInvalidArgument = 3
-	codeNotFound        = 5
-	codeUnimplemented   = 12
-	codeInternal        = 13
-)
-
-// heightHeader selects the block height to read at, as on Cosmos nodes; the
-// answer carries the height read in heightResponse.
-const (
-	heightHeader   = "x-cosmos-block-height"
-	heightResponse = "Grpc-Metadata-X-Cosmos-Block-Height"
-)
-
-// Handler returns the REST routes.
-func Handler(b Backend) http.Handler {
-	h := &handler{b: b}
+// Handler returns the REST routes over the services in r.
+func Handler(r *cosmosapi.Router) http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /cosmos/auth/v1beta1/accounts/{address}", h.account)
-	mux.HandleFunc("GET /cosmos/auth/v1beta1/account_info/{address}", h.accountInfo)
-	mux.HandleFunc("GET /cosmos/auth/v1beta1/bech32", h.bech32Prefix)
-	mux.HandleFunc("GET /cosmos/bank/v1beta1/balances/{address}", h.balances)
-	mux.HandleFunc("GET /cosmos/bank/v1beta1/spendable_balances/{address}", h.balances)
-	mux.HandleFunc("GET /cosmos/bank/v1beta1/balances/{address}/by_denom", h.balanceByDenom)
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet {
-			writeError(w, http.StatusMethodNotAllowed, codeUnimplemented, "Method Not Allowed")
+	for _, rt := range routes {
+		mux.Handle(rt.pattern, &endpoint{r: r, route: rt})
+	}
+	return cors.New(cors.Options{AllowedOrigins: []string{"*"}, AllowedMethods: []string{http.MethodGet, http.MethodPost}, AllowedHeaders: []string{"*"}}).Handler(gatewayErrors{mux})
+}
+
+// gatewayErrors writes the mux's own refusals (no such path: 404; path
+// served for another method: 405) in the gateway's error shape.
+type gatewayErrors struct{ mux *http.ServeMux }
+
+func (g gatewayErrors) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	h, pattern := g.mux.Handler(req)
+	if pattern != "" {
+		g.mux.ServeHTTP(w, req) // sets the path values
+		return
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code == http.StatusMethodNotAllowed {
+		w.Header().Set("Allow", rec.Header().Get("Allow"))
+		writeError(w, status.Error(codes.Unimplemented, "Method Not Allowed"), http.StatusMethodNotAllowed)
+		return
+	}
+	writeError(w, status.Error(codes.NotFound, "Not Found"), http.StatusNotFound)
+}
+
+type endpoint struct {
+	r     *cosmosapi.Router
+	route route
+}
+
+func (e *endpoint) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	h, err := cosmosapi.ParseHeight(req.Header.Get(cosmosapi.HeightKey))
+	if err != nil {
+		writeError(w, err, 0)
+		return
+	}
+	var body []byte
+	if req.Method == http.MethodPost {
+		if body, err = io.ReadAll(http.MaxBytesReader(w, req.Body, maxBody)); err != nil {
+			writeError(w, status.Errorf(codes.InvalidArgument, "request body: %v", err), 0)
 			return
 		}
-		writeError(w, http.StatusNotFound, codeNotFound, "Not Found")
+	}
+	res, err := e.r.Call(cosmosapi.WithHeight(req.Context(), h), e.route.method, func(m proto.Message) error {
+		return e.fill(m, req, body)
 	})
-	return cors.New(cors.Options{AllowedOrigins: []string{"*"}, AllowedMethods: []string{http.MethodGet}, AllowedHeaders: []string{"*"}}).Handler(mux)
+	if err != nil {
+		writeError(w, err, 0)
+		return
+	}
+	out, err := marshal(res)
+	if err != nil {
+		writeError(w, status.Error(codes.Internal, err.Error()), 0)
+		return
+	}
+	if h.Read > 0 {
+		w.Header().Set(heightResponse, strconv.FormatInt(h.Read, 10))
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(out)
 }
 
-type handler struct{ b Backend }
+// fill builds the request: the POST body in protobuf JSON, then the path
+// and query parameters.
+func (e *endpoint) fill(m proto.Message, req *http.Request, body []byte) error {
+	if len(body) > 0 {
+		if err := protojson.Unmarshal(body, m); err != nil {
+			return err
+		}
+	}
+	for _, p := range e.route.params {
+		if err := populate(m.ProtoReflect(), p, []string{req.PathValue(p)}); err != nil {
+			return err
+		}
+	}
+	for k, vs := range req.URL.Query() {
+		if err := populate(m.ProtoReflect(), k, vs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // errorBody is the gateway's error shape.
 type errorBody struct {
@@ -80,126 +170,46 @@ type errorBody struct {
 	Details []any  `json:"details"`
 }
 
-func writeError(w http.ResponseWriter, status, code int, msg string) {
-	writeJSON(w, status, errorBody{Code: code, Message: msg, Details: []any{}})
+// httpStatus is grpc-gateway's HTTPStatusFromCode.
+func httpStatus(c codes.Code) int {
+	switch c {
+	case codes.OK:
+		return http.StatusOK
+	case codes.Canceled:
+		return 499
+	case codes.InvalidArgument, codes.FailedPrecondition, codes.OutOfRange:
+		return http.StatusBadRequest
+	case codes.DeadlineExceeded:
+		return http.StatusGatewayTimeout
+	case codes.NotFound:
+		return http.StatusNotFound
+	case codes.AlreadyExists, codes.Aborted:
+		return http.StatusConflict
+	case codes.PermissionDenied:
+		return http.StatusForbidden
+	case codes.Unauthenticated:
+		return http.StatusUnauthorized
+	case codes.ResourceExhausted:
+		return http.StatusTooManyRequests
+	case codes.Unimplemented:
+		return http.StatusNotImplemented
+	case codes.Unavailable:
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusInternalServerError
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	body, err := json.Marshal(v)
-	if err != nil {
-		status, body = http.StatusInternalServerError, []byte(`{"code":13,"message":"encode response","details":[]}`)
+// writeError writes a gRPC status error as the gateway does; httpCode 0
+// takes the status's HTTP code.
+func writeError(w http.ResponseWriter, err error, httpCode int) {
+	st := status.Convert(err)
+	if httpCode == 0 {
+		httpCode = httpStatus(st.Code())
 	}
+	body, _ := json.Marshal(errorBody{Code: int(st.Code()), Message: st.Message(), Details: []any{}})
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
+	w.WriteHeader(httpCode)
 	w.Write(body)
-}
-
-// read parses the address and opens the requested state; on failure it has
-// already written the error.
-func (h *handler) read(w http.ResponseWriter, r *http.Request) (common.Address, accounts.AccountState, bool) {
-	addr, err := accounts.ParseAddress(h.b.Prefix(), r.PathValue("address"))
-	if err != nil {
-		writeError(w, http.StatusBadRequest, codeInvalidArgument, err.Error())
-		return common.Address{}, nil, false
-	}
-	var height int64
-	if v := r.Header.Get(heightHeader); v != "" {
-		if height, err = strconv.ParseInt(v, 10, 64); err != nil || height < 0 {
-			writeError(w, http.StatusBadRequest, codeInvalidArgument, fmt.Sprintf("invalid %s header %q: want a block height", heightHeader, v))
-			return common.Address{}, nil, false
-		}
-	}
-	st, at, err := h.b.StateAt(height)
-	switch {
-	case errors.Is(err, ErrHeight):
-		writeError(w, http.StatusBadRequest, codeInvalidArgument, err.Error())
-		return common.Address{}, nil, false
-	case err != nil:
-		writeError(w, http.StatusInternalServerError, codeInternal, err.Error())
-		return common.Address{}, nil, false
-	}
-	w.Header().Set(heightResponse, strconv.FormatInt(at, 10))
-	return addr, st, true
-}
-
-func (h *handler) lookup(w http.ResponseWriter, r *http.Request) (*accounts.EthAccount, bool) {
-	addr, st, ok := h.read(w, r)
-	if !ok {
-		return nil, false
-	}
-	acc, found := accounts.LookupAccount(st, h.b.Prefix(), addr)
-	if !found {
-		writeError(w, http.StatusNotFound, codeNotFound, fmt.Sprintf("account %s not found", accounts.Bech32(h.b.Prefix(), addr)))
-		return nil, false
-	}
-	return acc, true
-}
-
-func (h *handler) account(w http.ResponseWriter, r *http.Request) {
-	if acc, ok := h.lookup(w, r); ok {
-		writeJSON(w, http.StatusOK, struct {
-			Account *accounts.EthAccount `json:"account"`
-		}{acc})
-	}
-}
-
-func (h *handler) accountInfo(w http.ResponseWriter, r *http.Request) {
-	if acc, ok := h.lookup(w, r); ok {
-		writeJSON(w, http.StatusOK, struct {
-			Info accounts.BaseAccount `json:"info"`
-		}{acc.BaseAccount})
-	}
-}
-
-func (h *handler) bech32Prefix(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]string{"bech32_prefix": h.b.Prefix()})
-}
-
-// coin is a Cosmos coin: the amount is a decimal string.
-type coin struct {
-	Denom  string `json:"denom"`
-	Amount string `json:"amount"`
-}
-
-type pageResponse struct {
-	NextKey *string `json:"next_key"`
-	Total   string  `json:"total"`
-}
-
-// balances lists the one native coin, omitted when zero as the bank
-// module omits zero balances.
-func (h *handler) balances(w http.ResponseWriter, r *http.Request) {
-	addr, st, ok := h.read(w, r)
-	if !ok {
-		return
-	}
-	coins := []coin{}
-	if bal := st.GetBalance(addr); !bal.IsZero() {
-		coins = append(coins, coin{Denom: h.b.Denom(), Amount: bal.Dec()})
-	}
-	writeJSON(w, http.StatusOK, struct {
-		Balances   []coin       `json:"balances"`
-		Pagination pageResponse `json:"pagination"`
-	}{coins, pageResponse{Total: strconv.Itoa(len(coins))}})
-}
-
-func (h *handler) balanceByDenom(w http.ResponseWriter, r *http.Request) {
-	denom := r.URL.Query().Get("denom")
-	if denom == "" {
-		writeError(w, http.StatusBadRequest, codeInvalidArgument, "invalid denom")
-		return
-	}
-	addr, st, ok := h.read(w, r)
-	if !ok {
-		return
-	}
-	amount := "0"
-	if denom == h.b.Denom() {
-		amount = st.GetBalance(addr).Dec()
-	}
-	writeJSON(w, http.StatusOK, struct {
-		Balance coin `json:"balance"`
-	}{coin{Denom: denom, Amount: amount}})
 }
 
 // Server is the REST listener.
@@ -209,13 +219,13 @@ type Server struct {
 }
 
 // Start listens on addr and serves in the background.
-func Start(addr string, b Backend, log *slog.Logger) (*Server, error) {
+func Start(addr string, r *cosmosapi.Router, log *slog.Logger) (*Server, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("REST listener on %s: %w", addr, err)
 	}
 	s := &Server{ln: ln, srv: &http.Server{
-		Handler:           Handler(b),
+		Handler:           Handler(r),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      30 * time.Second,

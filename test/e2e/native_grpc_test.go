@@ -7,9 +7,13 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	authv1beta1 "cosmossdk.io/api/cosmos/auth/v1beta1"
 	bankv1beta1 "cosmossdk.io/api/cosmos/bank/v1beta1"
+	cmtservice "cosmossdk.io/api/cosmos/base/tendermint/v1beta1"
+	stakingv1beta1 "cosmossdk.io/api/cosmos/staking/v1beta1"
+	txv1beta1 "cosmossdk.io/api/cosmos/tx/v1beta1"
 	"github.com/ethereum/go-ethereum/core/types"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -19,12 +23,14 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/cosmosapi"
 	"github.com/emberchain/ember/grpcapi"
 )
 
 // TestNativeGRPC: the auth and bank query services answer what REST
-// answers, at the latest height and at a height named in the metadata;
-// reflection lists both services.
+// answers, at the latest height and at a height named in the metadata; the
+// staking, tx and tendermint services answer over gRPC too; reflection
+// lists every service.
 func TestNativeGRPC(t *testing.T) {
 	n := StartDev(t)
 	key := devKeys[0]
@@ -64,7 +70,7 @@ func TestNativeGRPC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, codeHash, err := grpcapi.UnpackEthAccount(res.Account)
+	base, codeHash, err := cosmosapi.UnpackEthAccount(res.Account)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,6 +106,11 @@ func TestNativeGRPC(t *testing.T) {
 		bal, err := bank.Balance(c, &bankv1beta1.QueryBalanceRequest{Address: key.Address.Hex(), Denom: "aember"}, grpc.Header(&h))
 		if err != nil {
 			t.Fatal(err)
+		}
+		if height == "" && len(h.Get("x-cosmos-block-height")) == 1 {
+			// CometBFT may commit a block between the two reads: REST reads
+			// at the height gRPC read.
+			hdr = []string{"x-cosmos-block-height", h.Get("x-cosmos-block-height")[0]}
 		}
 		_, body, rh := n.restGet(t, "/cosmos/bank/v1beta1/balances/"+bech+"/by_denom?denom=aember", hdr...)
 		var rb struct {
@@ -137,7 +148,37 @@ func TestNativeGRPC(t *testing.T) {
 		t.Fatalf("no denom: %v", err)
 	}
 
-	// Reflection lists both services.
+	// Staking, tx and tendermint: the same answers as REST and CometBFT.
+	vals, err := stakingv1beta1.NewQueryClient(conn).Validators(ctx(t), &stakingv1beta1.QueryValidatorsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vals.Validators) != 1 || vals.Validators[0].Tokens != "10000000000000000000" || vals.Validators[0].Status != stakingv1beta1.BondStatus_BOND_STATUS_BONDED ||
+		vals.Validators[0].OperatorAddress != "embervaloper17w0adeg64ky0daxwd2ugyuneellmjgnxwukud9" {
+		t.Fatalf("validators: %v", vals.Validators)
+	}
+	// CometBFT indexes a block's txs after its commit: wait for the index.
+	var found *txv1beta1.GetTxsEventResponse
+	for deadline := time.Now().Add(10 * time.Second); found.GetTotal() == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if found, err = txv1beta1.NewServiceClient(conn).GetTxsEvent(ctx(t), &txv1beta1.GetTxsEventRequest{Query: "ethereum_tx.ethereumTxHash='" + tx.Hash().Hex() + "'"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(found.TxResponses) != 1 || found.TxResponses[0].Height != receipt.BlockNumber.Int64() || found.TxResponses[0].Code != 0 || found.Total != 1 {
+		t.Fatalf("GetTxsEvent: %v", found)
+	}
+	blk, err := cmtservice.NewServiceClient(conn).GetBlockByHeight(ctx(t), &cmtservice.GetBlockByHeightRequest{Height: receipt.BlockNumber.Int64()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if blk.SdkBlock.Header.Height != receipt.BlockNumber.Int64() || blk.SdkBlock.Header.ChainId != devChainID || len(blk.SdkBlock.Data.Txs) != 1 {
+		t.Fatalf("GetBlockByHeight: %v", blk.SdkBlock.Header)
+	}
+	if _, err := cmtservice.NewServiceClient(conn).GetBlockByHeight(ctx(t), &cmtservice.GetBlockByHeightRequest{Height: 1 << 40}); status.Code(err) != codes.InvalidArgument {
+		t.Fatalf("future block: %v", err)
+	}
+
+	// Reflection lists every service.
 	stream, err := reflectionpb.NewServerReflectionClient(conn).ServerReflectionInfo(ctx(t))
 	if err != nil {
 		t.Fatal(err)
@@ -153,7 +194,8 @@ func TestNativeGRPC(t *testing.T) {
 	for _, s := range rr.GetListServicesResponse().GetService() {
 		names = append(names, s.Name)
 	}
-	for _, want := range []string{"cosmos.auth.v1beta1.Query", "cosmos.bank.v1beta1.Query"} {
+	for _, want := range []string{"cosmos.auth.v1beta1.Query", "cosmos.bank.v1beta1.Query", "cosmos.staking.v1beta1.Query",
+		"cosmos.tx.v1beta1.Service", "cosmos.base.tendermint.v1beta1.Service"} {
 		if !slices.Contains(names, want) {
 			t.Fatalf("reflection lists %v, missing %s", names, want)
 		}
