@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
 )
 
 // Namespace prefixes every Ember series.
@@ -68,7 +67,6 @@ func New(src Sources) *Metrics {
 	m.gasTotal = f.counter("gas_used_total", "Gas used by all blocks committed since start.")
 	m.baseFee = f.gauge("base_fee_wei", "Base fee per gas of the last committed block, in wei (aember).")
 	m.dbSize = f.gaugeVec("db_size_bytes", "Size on disk of each database under the home's data/ directory, sampled.", "db")
-	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{Namespace: Namespace}))
 	m.registerSources(f, src)
 	return m
 }
