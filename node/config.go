@@ -27,6 +27,7 @@ type Config struct {
 	Validator    ValidatorConfig `toml:"validator"`
 	Explorer     explorer.Config `toml:"explorer"`
 	Log          LogConfig       `toml:"log"`
+	Metrics      MetricsConfig   `toml:"metrics"`
 }
 
 // RESTConfig is the native (Cosmos-style) REST server.
@@ -83,6 +84,7 @@ func DefaultConfig() Config {
 		Validator:    ValidatorConfig{SyncState: true},
 		Explorer:     explorer.DefaultConfig(),
 		Log:          LogConfig{Level: "info", CometBFTLevel: "error", Format: "text"},
+		Metrics:      MetricsConfig{Enable: false, Address: DefaultMetricsAddress},
 	}
 }
 

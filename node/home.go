@@ -105,6 +105,7 @@ func InitHome(opts InitOptions) error {
 		// A dev chain runs everything: the explorer indexes it from block 0
 		// (--explorer.enable=false turns it off for one run).
 		cfg.Explorer.Enable = true
+		cfg.Metrics.Enable = true // on 127.0.0.1: see DefaultMetricsAddress
 	}
 	return writeAppFiles(opts.Home, cfg)
 }

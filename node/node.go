@@ -24,6 +24,7 @@ import (
 	"github.com/emberchain/ember/explorer/nodesource"
 	explorer "github.com/emberchain/ember/explorer/service"
 	"github.com/emberchain/ember/grpcapi"
+	"github.com/emberchain/ember/metrics"
 	"github.com/emberchain/ember/rest"
 	"github.com/emberchain/ember/rpc"
 	"github.com/emberchain/ember/rpc/anvil"
@@ -58,6 +59,8 @@ type Overrides struct {
 	ExplorerEnable   *bool
 	ExplorerAddress  string
 	ExplorerDB       string
+	MetricsEnable    *bool
+	MetricsAddress   string
 }
 
 // Node is one running emberd.
@@ -97,6 +100,10 @@ type Node struct {
 	journalStop chan struct{} // ends the journal's rotation
 	journalDone chan struct{} // closed when it has
 	minGas      minGasPrice   // miner_setGasPrice's lock and whether a flag fixed the price
+
+	metrics     *metrics.Metrics // nil unless [metrics] enable (metrics.go)
+	metricsSrv  *metrics.Server
+	metricsStop func() // ends the database size sampling
 }
 
 // New loads the home's configuration and genesis and opens the store.
@@ -152,6 +159,10 @@ func New(home string, ov Overrides) (*Node, error) {
 	n.minGas.pinned = ov.MinGasPrices != ""
 	n.app.OnCommit(n.events.PublishBlock)
 	n.app.OnPendingTx(n.events.PublishPending)
+	if cfg.Metrics.Enable {
+		n.metrics = n.newMetrics()
+		n.app.OnCommit(n.onCommitMetrics)
+	}
 	return n, nil
 }
 
@@ -194,6 +205,12 @@ func (ov Overrides) apply(cfg *Config, cc *cmtcfg.Config) {
 	}
 	if ov.ExplorerDB != "" {
 		cfg.Explorer.DB = ov.ExplorerDB
+	}
+	if ov.MetricsEnable != nil {
+		cfg.Metrics.Enable = *ov.MetricsEnable
+	}
+	if ov.MetricsAddress != "" {
+		cfg.Metrics.Address = ov.MetricsAddress
 	}
 	if ov.LogLevel != "" {
 		cfg.Log.Level = ov.LogLevel
@@ -252,10 +269,10 @@ func (n *Node) Start() error {
 		// One mutex per ABCI connection, not one for all: CheckTx (mempool
 		// connection) runs while FinalizeBlock (consensus) executes a block;
 		// the app locks its own state (see app.App).
-		proxy.NewConnSyncLocalClientCreator(n.app),
+		proxy.NewConnSyncLocalClientCreator(n.abciApp()),
 		func() (*cmttypes.GenesisDoc, error) { return n.genesis, nil },
 		n.dbProvider(),
-		cmtnode.DefaultMetricsProvider(n.cmtCfg.Instrumentation),
+		n.cometMetrics(),
 		cmtLog,
 	)
 	if err != nil {
@@ -301,6 +318,10 @@ func (n *Node) Start() error {
 			return err
 		}
 		n.grpc = srv
+	}
+	if err := n.startMetrics(); err != nil {
+		n.Stop()
+		return err
 	}
 	head := n.store.Head()
 	n.log.Info("node started", "chain", n.genesis.ChainID, "height", head.Number, "hash", head.Hash(),
@@ -362,6 +383,7 @@ func (n *Node) startRPC() error {
 
 // Stop shuts down the JSON-RPC server, CometBFT and the store, in that order.
 func (n *Node) Stop() {
+	n.stopMetrics()
 	if n.rpc != nil {
 		n.rpc.Stop()
 	}

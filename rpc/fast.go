@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 
 	gethrpc "github.com/ethereum/go-ethereum/rpc"
@@ -50,6 +51,8 @@ type fastPath struct {
 	// enabled, answers requests for private methods before next sees them.
 	// Fast methods are all public: it only looks at what falls through.
 	guard *privateGuard
+	// observer is told of each call answered here or forwarded (observe.go).
+	observer CallObserver
 }
 
 // fastMethod is one method as go-ethereum's server would call it.
@@ -148,10 +151,14 @@ func (f *fastPath) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.Set("Content-Type", "application/json")
 		h.Set("Content-Length", strconv.Itoa(out.Len()))
 		w.Write(out.Bytes())
-	case f.preAnswer(w, body):
 	default:
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		f.next.ServeHTTP(w, r)
+		f.observeForward(w, body, func(w http.ResponseWriter) {
+			if f.preAnswer(w, body) {
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			f.next.ServeHTTP(w, r)
+		})
 	}
 }
 
@@ -169,7 +176,15 @@ func (f *fastPath) answer(ctx context.Context, body []byte, out *bytes.Buffer) (
 		ctx, cancel = requestContext(ctx)
 		defer cancel()
 	}
-	return true, encodeResponse(out, req.ID, f.call(ctx, req.Method, m, args))
+	var start time.Time
+	if f.observer != nil {
+		start = time.Now()
+	}
+	resp := f.call(ctx, req.Method, m, args)
+	if f.observer != nil {
+		f.observer.ObserveCall(m.name, errorCode(resp.err), time.Since(start))
+	}
+	return true, encodeResponse(out, req.ID, resp)
 }
 
 // serveOther hands any request the fast path does not take (another HTTP
@@ -184,11 +199,13 @@ func (f *fastPath) serveOther(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	if buf.Len() <= f.bodyLimit && f.preAnswer(w, buf.Bytes()) {
-		return
-	}
-	r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(buf.Bytes()), r.Body))
-	f.next.ServeHTTP(w, r)
+	f.observeForward(w, buf.Bytes(), func(w http.ResponseWriter) {
+		if buf.Len() <= f.bodyLimit && f.preAnswer(w, buf.Bytes()) {
+			return
+		}
+		r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(buf.Bytes()), r.Body))
+		f.next.ServeHTTP(w, r)
+	})
 }
 
 // decode parses a single call to a fast method with its arguments, or

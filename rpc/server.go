@@ -39,7 +39,8 @@ type Server struct {
 	fast     *fastPath       // single requests for the hottest read methods, then rpc
 	fastPriv *fastPath       // the same for authenticated requests, then priv
 	log      *slog.Logger
-	noFront  bool // net/http alone on the HTTP port (tests compare the two)
+	noFront  bool     // net/http alone on the HTTP port (tests compare the two)
+	methods  []string // namespace_method names served (observe.go)
 	mu       sync.Mutex
 	srvs     []*http.Server
 	addr     map[string]net.Addr // "http", "ws" -> bound address
@@ -92,6 +93,10 @@ func NewServer(cfg Config, namespaces []Namespace, auth Auth, log *slog.Logger) 
 			}
 			all[ns.Name] = append(all[ns.Name], ns.Service)
 		}
+	}
+	s.methods = methodNames(all)
+	if s.priv == nil {
+		s.methods = methodNames(public)
 	}
 	bodyLimit := cfg.MaxBodySize
 	if bodyLimit <= 0 {

@@ -160,6 +160,7 @@ func (p *Pool) makeRoom(status Status, tx *Tx, acc *account, baseFee *big.Int) (
 		return nil, gethpool.ErrUnderpriced
 	}
 	p.drop(victim)
+	p.evicted++
 	if victim.status == Pending {
 		return []*Tx{victim}, nil
 	}

@@ -107,6 +107,7 @@ type Pool struct {
 	pending  int    // pending txs in all accounts
 	queued   int    // queued txs in all accounts
 	height   uint64 // of the last Reset
+	evicted  uint64 // txs dropped for room or for the queued lifetime, since New
 }
 
 // New returns an empty pool with cfg's limits (zero fields take defaults).
@@ -224,6 +225,15 @@ func (p *Pool) Stats() (pending, queued int) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	return p.pending, p.queued
+}
+
+// Evicted is how many transactions the pool has dropped to make room for
+// better-paying ones or because their queued lifetime ran out (not those
+// included or made invalid by a block).
+func (p *Pool) Evicted() uint64 {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return p.evicted
 }
 
 // Content is every pooled transaction by sender, each list in nonce order.

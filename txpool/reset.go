@@ -47,8 +47,13 @@ func (p *Pool) resetAccount(acc *account, nonce uint64, balance, minTip *big.Int
 	kept := acc.txs[:0]
 	run, next := 0, nonce
 	for _, tx := range acc.txs {
-		if !valid(tx, nonce, balance, minTip) || (expired && tx.status == Queued) {
+		if !valid(tx, nonce, balance, minTip) {
 			p.unindex(tx)
+			continue
+		}
+		if expired && tx.status == Queued {
+			p.unindex(tx)
+			p.evicted++
 			continue
 		}
 		if tx.status == Pending {

@@ -143,6 +143,9 @@ func printDevBanner(w io.Writer, nd *node.Node, keys []*accounts.Key, mnemonic, 
 	if cfg.Explorer.Enable {
 		fmt.Fprintf(w, "Explorer   http://%s/api/v2/  (Blockscout API v2: blocks, transactions, addresses, search, stats)\n", cfg.Explorer.Address)
 	}
+	if cfg.Metrics.Enable {
+		fmt.Fprintf(w, "Metrics    http://%s/metrics  (Prometheus: ember_* and cometbft_*)\n", cfg.Metrics.Address)
+	}
 	fmt.Fprintf(w, "Chain id   %v   Gas limit %d   Base fee floor %v wei\n\n", st.EVM.Config.ChainID, st.EVM.GasLimit, st.MinBaseFee())
 }
 

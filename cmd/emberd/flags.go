@@ -37,6 +37,8 @@ type nodeFlags struct {
 	explorerAddr string
 	explorerDB   string
 	pprof        string
+	metricsOn    bool
+	metricsAddr  string
 }
 
 func (f *nodeFlags) register(cmd *cobra.Command) {
@@ -54,6 +56,8 @@ func (f *nodeFlags) register(cmd *cobra.Command) {
 	fs.BoolVar(&f.explorerOn, "explorer.enable", false, "index the chain and serve the Blockscout-compatible explorer API (default from app.toml [explorer] enable: false)")
 	fs.StringVar(&f.explorerAddr, "explorer.address", "", "explorer API listen address (default from app.toml: 127.0.0.1:4000)")
 	fs.StringVar(&f.explorerDB, "explorer.db", "", "explorer database: a postgres:// DSN, or empty for SQLite at <home>/data/explorer.db")
+	fs.BoolVar(&f.metricsOn, "metrics.enable", false, "serve Prometheus metrics (Ember's ember_* and CometBFT's cometbft_*) at http://ADDRESS/metrics (default from app.toml [metrics] enable: false; on in emberd dev)")
+	fs.StringVar(&f.metricsAddr, "metrics.address", "", "Prometheus metrics listen address (default from app.toml: 127.0.0.1:26660, CometBFT's metrics port)")
 	fs.StringVar(&f.keyring, "keyring-backend", "", "keyring the node serves to eth_accounts, eth_sign* and personal: test or file (default from app.toml [keyring] backend)")
 	fs.StringVar(&f.minGas, "minimum-gas-prices", "", "lowest tip per gas (legacy gas price) admitted, in aember = wei, e.g. 1000000000aember; fixes it: miner_setGasPrice is then ignored (default from app.toml: 0aember)")
 	fs.StringVar(&f.pprof, "pprof.address", "", "serve Go's CPU, heap and goroutine profiles at http://ADDRESS/debug/pprof/ (off when empty; keep it on 127.0.0.1)")
@@ -73,6 +77,10 @@ func (f *nodeFlags) overrides(cmd *cobra.Command) node.Overrides {
 		KeyringBackend:   f.keyring,
 		ExplorerAddress:  f.explorerAddr,
 		ExplorerDB:       f.explorerDB,
+		MetricsAddress:   f.metricsAddr,
+	}
+	if cmd.Flags().Changed("metrics.enable") {
+		ov.MetricsEnable = &f.metricsOn
 	}
 	if cmd.Flags().Changed("explorer.enable") {
 		ov.ExplorerEnable = &f.explorerOn

@@ -98,3 +98,10 @@ func (s *Service) Stop() {
 	s.wg.Wait()
 	_ = s.store.Close()
 }
+
+// Status is the last block indexed and the chain head the indexer works
+// towards; ok is false until a block is indexed (for the node's metrics).
+func (s *Service) Status() (indexed, head uint64, ok bool) {
+	indexed, ok, head, _ = s.ix.Status()
+	return indexed, head, ok
+}

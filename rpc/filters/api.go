@@ -201,3 +201,14 @@ func resolve(n *big.Int, head uint64) (uint64, error) {
 		return uint64(v), nil
 	}
 }
+
+// Counts is the installed polling filters and the active subscriptions (of
+// all WebSocket connections), for the node's metrics.
+func (api *API) Counts() (filters, subscriptions int) {
+	api.mu.Lock()
+	defer api.mu.Unlock()
+	for _, n := range api.conns {
+		subscriptions += n
+	}
+	return len(api.filters), subscriptions
+}

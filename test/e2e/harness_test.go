@@ -81,6 +81,7 @@ type Node struct {
 	REST     string // native REST host:port
 	Explorer string // explorer API host:port (served with --explorer.enable)
 	GRPC     string // Cosmos gRPC host:port
+	Metrics  string // Prometheus endpoint host:port (dev nodes serve it)
 	p2p      string
 	extra    []string
 	env      []string // extra environment of the next start
@@ -111,6 +112,7 @@ func StartDev(t testing.TB, extra ...string) *Node {
 			REST:     "127.0.0.1:" + strconv.Itoa(freePort(t)),
 			Explorer: "127.0.0.1:" + strconv.Itoa(freePort(t)),
 			GRPC:     "127.0.0.1:" + strconv.Itoa(freePort(t)),
+			Metrics:  "127.0.0.1:" + strconv.Itoa(freePort(t)),
 			p2p:      "127.0.0.1:" + strconv.Itoa(freePort(t)),
 			extra:    extra,
 		}
@@ -168,6 +170,9 @@ func (n *Node) start(command string) error {
 		"--json-rpc.address", n.HTTP, "--json-rpc.ws-address", n.WS,
 		"--rpc.laddr", "tcp://" + n.CometRPC, "--p2p.laddr", "tcp://" + n.p2p,
 		"--rest.address", n.REST, "--explorer.address", n.Explorer, "--grpc.address", n.GRPC,
+	}
+	if n.Metrics != "" {
+		args = append(args, "--metrics.address", n.Metrics)
 	}
 	if command == "dev" {
 		args = append(args, n.extra...) // dev-only flags, e.g. --empty-block-interval
