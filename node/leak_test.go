@@ -36,7 +36,7 @@ func startDevNode(t testing.TB) *Node {
 		JSONRPCAddress: freeAddr(t), JSONRPCWSAddress: freeAddr(t),
 		RPCLaddr: "tcp://" + freeAddr(t), P2PLaddr: "tcp://" + freeAddr(t), LogLevel: "warn",
 		// Free ports for every listener: fuzzing runs this in two processes.
-		RESTAddress: freeAddr(t), ExplorerAddress: freeAddr(t), GRPCAddress: freeAddr(t),
+		RESTAddress: freeAddr(t), ExplorerAddress: freeAddr(t), GRPCAddress: freeAddr(t), MetricsAddress: freeAddr(t),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -38,7 +38,8 @@ func TestSlowSubscriberIsDisconnected(t *testing.T) {
 	}
 	n, err := New(home, Overrides{JSONRPCAddress: freeAddr(t), JSONRPCWSAddress: freeAddr(t),
 		RPCLaddr: "tcp://" + freeAddr(t), P2PLaddr: "tcp://" + freeAddr(t), LogLevel: "error",
-		ExplorerAddress: freeAddr(t)}) // dev homes run the explorer: not on its fixed default port
+		// Dev homes run every listener: none on its fixed default port.
+		ExplorerAddress: freeAddr(t), RESTAddress: freeAddr(t), GRPCAddress: freeAddr(t), MetricsAddress: freeAddr(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
