@@ -25,9 +25,8 @@ var DevNamespaces = []string{"anvil", "hardhat", "evm"}
 
 // devNamespaces returns the anvil_, hardhat_ and evm_ services of a
 // development chain (genesis app_state.dev), none on other chains, where
-// the methods answer -32601.
-// ethAPI's eth_sendTransaction sends from impersonated accounts through
-// them.
+// the methods answer -32601. On a development chain, ethAPI's
+// eth_sendTransaction sends from impersonated accounts through them.
 func (n *Node) devNamespaces(b *backend, ethAPI *eth.API) []rpc.Namespace {
 	if !n.app.Dev() {
 		return nil
