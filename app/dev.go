@@ -5,12 +5,15 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"sync"
 
 	abci "github.com/cometbft/cometbft/abci/types"
+	"github.com/ethereum/go-ethereum/core/txpool"
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/emberchain/ember/devchain"
+	pool "github.com/emberchain/ember/txpool"
 )
 
 // devState is a dev chain's node-local side of the dev transactions: the
@@ -35,10 +38,10 @@ var errNotDev = errors.New("dev transactions are only executed on development ch
 // Dev tells whether the chain is a development chain (genesis app_state.dev).
 func (a *App) Dev() bool { return a.genesis.Dev }
 
-// NewDevTx returns the bytes of a dev transaction applying ops, for the
-// mempool, and a channel closed once a block holding it is committed; call
-// ForgetDevTx(id) if the caller stops waiting.
-func (a *App) NewDevTx(ops []devchain.Op) (raw []byte, id uint64, done <-chan struct{}) {
+// NewDevTx returns the bytes of dev transaction tx (its ID set here), for
+// the mempool, and a channel closed once a block holding it is committed;
+// call ForgetDevTx(id) if the caller stops waiting.
+func (a *App) NewDevTx(tx devchain.Tx) (raw []byte, id uint64, done <-chan struct{}) {
 	d := &a.dev
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -48,7 +51,8 @@ func (a *App) NewDevTx(ops []devchain.Op) (raw []byte, id uint64, done <-chan st
 		d.waiters = make(map[uint64]chan struct{})
 	}
 	d.waiters[id] = ch
-	return devchain.Encode(&devchain.Tx{ID: id, Ops: ops}), id, ch
+	tx.ID = id
+	return devchain.Encode(&tx), id, ch
 }
 
 // ForgetDevTx stops tracking dev transaction id.
@@ -120,10 +124,49 @@ func (a *App) checkDev(raw []byte) *abci.ResponseCheckTx {
 	if !a.genesis.Dev {
 		return refusal(CodeDecode, errNotDev)
 	}
-	if _, err := devchain.Decode(raw); err != nil {
+	tx, err := devchain.Decode(raw)
+	if err != nil {
 		return refusal(CodeDecode, err)
 	}
+	if tx.Send != nil {
+		if code, err := a.checkSend(tx.Send); err != nil {
+			return refusal(code, err)
+		}
+	}
 	return &abci.ResponseCheckTx{Code: CodeOK}
+}
+
+// checkSend runs on an impersonated transaction the checks an EVM
+// transaction passes (go-ethereum's stateless rules, fee cap, balance), but
+// with its nonce exactly the sender's next: it is not in the pool, and a
+// gap would keep it from ever executing.
+func (a *App) checkSend(s *devchain.Send) (uint32, error) {
+	tx := s.Transaction()
+	opts := &txpool.ValidationOptions{Config: a.config, Accept: acceptedTypes, MaxSize: MaxTxSize, MinTip: a.MinTip()}
+	if err := txpool.ValidateTransaction(tx, a.store.Head(), types.LatestSigner(a.config), opts); err != nil {
+		return codeOf(err), err
+	}
+	a.checkMu.Lock()
+	defer a.checkMu.Unlock()
+	if err := a.ensureCheckState(); err != nil {
+		return CodeInvalid, err
+	}
+	if next := a.checkState.GetNonce(s.From); tx.Nonce() != next {
+		return CodeNonce, fmt.Errorf("nonce %d of an impersonated transaction of %s: the account's next nonce is %d", tx.Nonce(), s.From.Hex(), next)
+	}
+	return a.validate(pool.NewTx(tx, s.From, pool.Key{}, s.Tx))
+}
+
+// withKeys leaves out of an executed block's transactions the impersonated
+// ones, whose fake signature holds no public key to record.
+func withKeys(txs types.Transactions) types.Transactions {
+	out := txs[:0:0]
+	for _, tx := range txs {
+		if _, ok := devchain.ImpersonatedSender(tx); !ok {
+			out = append(out, tx)
+		}
+	}
+	return out
 }
 
 // decodeDev decodes a dev transaction of a block.
@@ -132,6 +175,9 @@ func (a *App) decodeDev(raw []byte) blockTx {
 		return blockTx{err: errNotDev}
 	}
 	tx, err := devchain.Decode(raw)
+	if err == nil && tx.Send != nil {
+		return blockTx{evm: tx.Send.Transaction()} // executed as any EVM transaction
+	}
 	return blockTx{dev: tx, err: err}
 }
 

@@ -60,7 +60,7 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 	res := run.x.Finish()
 	// Number new accounts and record first public keys before the state is
 	// committed, so the AppHash covers them.
-	if err := tracker.Apply(statedb, evm.Signer(a.config, header.Number, header.Time), res.Txs); err != nil {
+	if err := tracker.Apply(statedb, evm.Signer(a.config, header.Number, header.Time), withKeys(res.Txs)); err != nil {
 		return nil, fmt.Errorf("finalize block %d: native accounts: %w", req.Height, err)
 	}
 	updates := run.nat.end(statedb)

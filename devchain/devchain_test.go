@@ -2,6 +2,7 @@ package devchain
 
 import (
 	"bytes"
+	"math/big"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -62,5 +63,47 @@ func TestDecode(t *testing.T) {
 		if _, err := Decode(bad); err == nil {
 			t.Errorf("Decode(%.40q) accepted", bad)
 		}
+	}
+}
+
+// TestSendRoundTrip: a dev transaction carrying an impersonated transaction
+// decodes to that transaction with its sender set for any signer, and a
+// transaction decoded from the same bytes without it recovers no such sender.
+func TestSendRoundTrip(t *testing.T) {
+	from := common.HexToAddress("0x000000000000000000000000000000000000beef")
+	to := common.HexToAddress("0xb2")
+	chainID := big.NewInt(31337)
+	unsigned := types.NewTx(&types.DynamicFeeTx{ChainID: chainID, Nonce: 3, GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(2), Gas: 21000, To: &to, Value: big.NewInt(5)})
+	send, err := NewSend(unsigned, from, chainID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := Decode(Encode(&Tx{ID: 1, Send: send}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := tx.Send.Transaction()
+	if got.Hash() != send.Transaction().Hash() || got.Nonce() != 3 {
+		t.Fatalf("decoded %s nonce %d, want %s", got.Hash().Hex(), got.Nonce(), send.Transaction().Hash().Hex())
+	}
+	if sender, err := types.Sender(types.LatestSignerForChainID(chainID), got); err != nil || sender != from {
+		t.Fatalf("sender %s, %v", sender.Hex(), err)
+	}
+	if imp, ok := ImpersonatedSender(got); !ok || imp != from {
+		t.Fatalf("ImpersonatedSender %s %v", imp.Hex(), ok)
+	}
+	_, r, s := got.RawSignatureValues()
+	if r.Cmp(new(big.Int).SetBytes(from[:])) != 0 || s.Int64() != 1 {
+		t.Fatalf("fake signature r %x s %v", r, s)
+	}
+	plain := new(types.Transaction)
+	if err := plain.UnmarshalBinary(send.Tx); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := ImpersonatedSender(plain); ok {
+		t.Fatal("a transaction decoded without Impersonate reports an impersonated sender")
+	}
+	if _, err := Decode(Encode(&Tx{ID: 2, Send: send, Ops: []Op{{Kind: IncreaseTime}}})); err == nil {
+		t.Fatal("a send with ops decoded")
 	}
 }

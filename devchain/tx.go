@@ -31,10 +31,12 @@ const MaxSize = 256 * 1024
 // Tx is one dev transaction: the edits it applies in its block, in order.
 // An empty Ops list only asks for a block (evm_mine). ID makes otherwise
 // identical requests distinct bytes (CometBFT's mempool cache refuses bytes
-// it has seen).
+// it has seen). A Tx with Send carries an impersonated EVM transaction
+// (impersonate.go) and no Ops.
 type Tx struct {
-	ID  uint64 `json:"id"`
-	Ops []Op   `json:"ops,omitempty"`
+	ID   uint64 `json:"id"`
+	Ops  []Op   `json:"ops,omitempty"`
+	Send *Send  `json:"send,omitempty"`
 }
 
 // Kind names an edit.
@@ -91,6 +93,14 @@ func Decode(raw []byte) (*Tx, error) {
 	var tx Tx
 	if err := dec.Decode(&tx); err != nil {
 		return nil, fmt.Errorf("dev transaction: %w", err)
+	}
+	if tx.Send != nil {
+		if len(tx.Ops) > 0 {
+			return nil, errors.New("dev transaction: a send carries no ops")
+		}
+		if err := tx.Send.decode(); err != nil {
+			return nil, fmt.Errorf("dev transaction: send: %w", err)
+		}
 	}
 	for i, op := range tx.Ops {
 		if err := op.check(); err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/emberchain/ember/devchain"
 	"github.com/emberchain/ember/rpc"
 	"github.com/emberchain/ember/rpc/anvil"
+	"github.com/emberchain/ember/rpc/eth"
 	"github.com/emberchain/ember/txpool"
 )
 
@@ -24,12 +25,14 @@ var DevNamespaces = []string{"anvil", "hardhat", "evm"}
 
 // devNamespaces returns the anvil_, hardhat_ and evm_ services of a
 // development chain (genesis app_state.dev), none on other chains, where
-// the methods answer -32601.
-func (n *Node) devNamespaces(b *backend) []rpc.Namespace {
+// the methods answer -32601. On a development chain, ethAPI's
+// eth_sendTransaction sends from impersonated accounts through them.
+func (n *Node) devNamespaces(b *backend, ethAPI *eth.API) []rpc.Namespace {
 	if !n.app.Dev() {
 		return nil
 	}
 	n.devAPI = anvil.New(devBackend{b})
+	ethAPI.SetImpersonator(n.devAPI)
 	an, ev := n.devAPI.Namespaces()
 	return []rpc.Namespace{{Name: "anvil", Service: an}, {Name: "hardhat", Service: an}, {Name: "evm", Service: ev}}
 }
@@ -58,7 +61,7 @@ func (b devBackend) MineDev(ctx context.Context, blocks [][]devchain.Op) error {
 		}
 	}()
 	for _, ops := range blocks {
-		raw, id, done := a.NewDevTx(ops)
+		raw, id, done := a.NewDevTx(devchain.Tx{Ops: ops})
 		ids, dones = append(ids, id), append(dones, done)
 		if err := b.checkDev(ctx, raw); err != nil {
 			return err
@@ -70,6 +73,28 @@ func (b devBackend) MineDev(ctx context.Context, blocks [][]devchain.Op) error {
 		case <-ctx.Done():
 			return fmt.Errorf("block not committed: %w", ctx.Err())
 		}
+	}
+	return nil
+}
+
+// SendDev puts a dev transaction carrying an impersonated transaction
+// into the mempool (CheckTx refuses it as it would refuse the transaction
+// signed) and waits for its block; a transaction the block did not execute
+// (its nonce or balance changed meanwhile) is an error.
+func (b devBackend) SendDev(ctx context.Context, send *devchain.Send) error {
+	a := b.n.app
+	raw, id, done := a.NewDevTx(devchain.Tx{Send: send})
+	defer a.ForgetDevTx(id)
+	if err := b.checkDev(ctx, raw); err != nil {
+		return err
+	}
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return fmt.Errorf("block not committed: %w", ctx.Err())
+	}
+	if tx, _ := b.n.store.Transaction(send.Transaction().Hash()); tx == nil {
+		return fmt.Errorf("impersonated transaction %s was not executed (nonce or balance changed before its block)", send.Transaction().Hash().Hex())
 	}
 	return nil
 }

@@ -350,9 +350,10 @@ func (n *Node) startRPC() error {
 		AllowUnprotectedTxs: c.AllowUnprotectedTxs,
 	}
 	sender := eth.NewTxSender(b, ethCfg) // one nonce lock per account for eth and personal
+	ethAPI := eth.NewAPI(b, ethCfg, n.keys, sender)
 	namespaces := []rpc.Namespace{
 		{Name: "eth", Service: n.filters},
-		{Name: "eth", Service: eth.NewAPI(b, ethCfg, n.keys, sender)},
+		{Name: "eth", Service: ethAPI},
 		{Name: "personal", Service: personal.NewAPI(n.keys, sender, n.log.With("module", "personal"))},
 		{Name: "txpool", Service: txpoolapi.NewAPI(b)},
 		{Name: "miner", Service: miner.NewAPI(b)},
@@ -362,7 +363,7 @@ func (n *Node) startRPC() error {
 			MaxTimeout: c.TraceMaxTimeout.Std(), Concurrency: c.TraceConcurrency,
 		})},
 	}
-	if dev := n.devNamespaces(b); dev != nil { // dev.go
+	if dev := n.devNamespaces(b, ethAPI); dev != nil { // dev.go
 		namespaces = append(namespaces, dev...)
 		c.API = append(slices.Clip(c.API), DevNamespaces...)
 	}

@@ -87,6 +87,9 @@ func (s *Store) readBlock(hash common.Hash, number uint64) *types.Block {
 	}
 	b := rawdb.ReadBlock(s.db, hash, number)
 	if b != nil {
+		if err := s.setSenders(b); err != nil {
+			return nil
+		}
 		s.blocks.add(hash, b)
 	}
 	return b

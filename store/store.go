@@ -142,6 +142,9 @@ func (s *Store) CommitBlock(block *types.Block, receipts types.Receipts, cometHa
 	rawdb.WriteCanonicalHash(batch, hash, number)
 	rawdb.WriteTxLookupEntriesByBlock(batch, block)
 	writeCometHash(batch, number, cometHash)
+	if err := writeSenders(batch, block); err != nil {
+		return fmt.Errorf("senders of block %d: %w", number, err)
+	}
 	if err := writeInternalCalls(batch, number, calls); err != nil {
 		return fmt.Errorf("internal calls of block %d: %w", number, err)
 	}

@@ -43,6 +43,10 @@ type Backend interface {
 	// DropAllTransactions empties the pool and the mempool of EVM transactions.
 	DropAllTransactions()
 	SetEtherbase(addr common.Address)
+	// SendDev executes an impersonated transaction in a dev transaction
+	// and returns once its block is committed; an error if the
+	// transaction was refused or not executed.
+	SendDev(ctx context.Context, send *devchain.Send) error
 }
 
 // API holds the methods; Anvil and EVM expose them under anvil's names.
@@ -52,6 +56,7 @@ type API struct {
 	mu       sync.Mutex
 	interval time.Duration // evm_setIntervalMining; 0 = off
 	stop     chan struct{} // closes the interval miner
+	imp      impersonation // impersonate.go
 }
 
 // New returns the methods over b.

@@ -24,8 +24,9 @@ import (
 type API struct {
 	b    Backend
 	cfg  Config
-	keys Accounts  // the node's keyring; nil = none
-	send *TxSender // eth_sendTransaction, shared with personal
+	keys Accounts     // the node's keyring; nil = none
+	send *TxSender    // eth_sendTransaction, shared with personal
+	imp  Impersonator // a dev chain's impersonated senders; nil = none
 	// blocks holds encoded blocks: a committed block never changes, and
 	// encoding one with its transactions costs far more than serving it.
 	blocks *lru.SizeConstrainedCache[blockKey, json.RawMessage]

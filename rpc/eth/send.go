@@ -296,6 +296,9 @@ func (l *addrLocker) lock(addr common.Address) func() {
 // DefaultGas, nonce the pending nonce, EIP-1559 fees from the node's
 // suggestions unless gasPrice is given, the chain id.
 func (api *API) SendTransaction(ctx context.Context, args TransactionArgs) (common.Hash, error) {
+	if api.impersonating(args.from()) { // impersonate.go
+		return api.send.SendImpersonated(ctx, args, api.imp)
+	}
 	if err := api.holds(args.from()); err != nil {
 		return common.Hash{}, err
 	}
