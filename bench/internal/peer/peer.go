@@ -30,9 +30,9 @@ type Node struct {
 	Pprof string
 	// Explorer is the base URL of the node's explorer API, "" when off.
 	Explorer string
-	cmd   *exec.Cmd
-	home  string
-	log   *bytes.Buffer
+	cmd      *exec.Cmd
+	home     string
+	log      *bytes.Buffer
 }
 
 // Stop kills the node's whole process group (npm's anvil is a Node.js shim
