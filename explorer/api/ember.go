@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/emberchain/ember/accounts"
@@ -139,8 +140,15 @@ func (h *handlers) revertReason(r *request) (any, error) {
 	if top.Error != "" {
 		out.Error = &top.Error
 	}
-	if top.RevertReason != "" {
-		out.RevertReason = &top.RevertReason
+	reason := top.RevertReason
+	if reason == "" && len(top.Output) > 0 {
+		// Error(string) or Panic(uint256) in the revert data.
+		if r, err := abi.UnpackRevert(top.Output); err == nil {
+			reason = r
+		}
+	}
+	if reason != "" {
+		out.RevertReason = &reason
 	}
 	return out, nil
 }

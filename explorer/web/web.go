@@ -66,6 +66,7 @@ func Handler(prefix string) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /static/{hash}/{file...}", serveAsset)
 	for _, r := range routes(prefix) {
+		r.prefix = prefix
 		mux.Handle("GET "+r.pattern, r)
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {

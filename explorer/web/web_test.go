@@ -76,6 +76,9 @@ func TestPageRoutes(t *testing.T) {
 		if !strings.Contains(b, `<meta name="ember-page" content="`+c.page+`">`) {
 			t.Errorf("%s: page is not %s:\n%s", c.path, c.page, b)
 		}
+		if !strings.Contains(b, `<meta name="ember-prefix" content="ember">`) {
+			t.Errorf("%s: prefix not in the shell", c.path)
+		}
 		if !strings.Contains(b, "<title>"+c.title+" · Ember</title>") {
 			t.Errorf("%s: title is not %q", c.path, c.title)
 		}

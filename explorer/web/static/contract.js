@@ -1,22 +1,17 @@
 // The contract tab: verification details, highlighted sources, the ABI,
 // read methods (eth_call through the node's JSON-RPC), write methods
 // (through an injected EIP-1193 wallet) and the verification form.
-import { api, h, fields, addr, num } from "./lib.js";
+import { api, h, fields, num, rpc } from "./lib.js";
 import { encodeCall, decodeOutputs, revertMessage } from "./abi.js";
 import { highlight } from "./highlight.js";
 
-let rpcURL; // the node's JSON-RPC URL, from /api/v2/config/json-rpc-url
-
 async function ethCall(to, data) {
-  if (rpcURL === undefined) rpcURL = (await api("/config/json-rpc-url")).json_rpc_url;
-  if (!rpcURL) throw new Error("this explorer knows no JSON-RPC endpoint to call");
-  const res = await fetch(rpcURL, {
-    method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_call", params: [{ to, data }, "latest"] }),
-  });
-  const body = await res.json();
-  if (body.error) throw new Error(revertMessage(body.error.data) ? "reverted: " + revertMessage(body.error.data) : body.error.message);
-  return body.result;
+  try {
+    return await rpc("eth_call", [{ to, data }, "latest"]);
+  } catch (e) {
+    const why = revertMessage(e.data);
+    throw why ? new Error("reverted: " + why) : e;
+  }
 }
 
 export async function contractPanel(a) {

@@ -105,6 +105,37 @@ export function bech32(hex, hrp = prefix) {
   return hrp + "1" + data.concat(chk).map((d) => CHARSET[d]).join("");
 }
 
+// bech32Decode returns the 0x spelling of an hrp1… address, or null.
+export function bech32Decode(s, hrp = prefix) {
+  s = s.toLowerCase();
+  const sep = s.lastIndexOf("1");
+  if (s.slice(0, sep) !== hrp) return null;
+  const data = [...s.slice(sep + 1)].map((c) => CHARSET.indexOf(c));
+  if (data.length < 7 || data.includes(-1) || polymod(hrpExpand(hrp).concat(data)) !== 1) return null;
+  let acc = 0, bits = 0;
+  const out = [];
+  for (const v of data.slice(0, -6)) {
+    acc = (acc << 5) | v; bits += 5;
+    while (bits >= 8) { bits -= 8; out.push((acc >> bits) & 255); }
+  }
+  if (out.length !== 20) return null;
+  return "0x" + out.map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// rpc calls the node's JSON-RPC (its URL from /api/v2/config/json-rpc-url).
+let rpcURL;
+export async function rpc(method, params) {
+  if (rpcURL === undefined) rpcURL = (await api("/config/json-rpc-url")).json_rpc_url;
+  if (!rpcURL) throw new Error("this explorer knows no JSON-RPC endpoint to call");
+  const res = await fetch(rpcURL, {
+    method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const body = await res.json();
+  if (body.error) { const e = new Error(body.error.message); e.data = body.error.data; throw e; }
+  return body.result;
+}
+
 // ---- links and small widgets ----
 
 export function copyButton(text, what) {
@@ -198,7 +229,16 @@ export function tabs(list) {
   function show(i) {
     buttons.forEach((b, j) => { b.setAttribute("aria-selected", String(i === j)); b.tabIndex = i === j ? 0 : -1; });
     const id = buttons[i].id.slice(4);
-    if (!built.has(i)) built.set(i, h("div", { role: "tabpanel", id: "panel-" + id, "aria-labelledby": "tab-" + id, tabindex: "0" }, list[i][1]()));
+    if (!built.has(i)) {
+      const panel = h("div", { role: "tabpanel", id: "panel-" + id, "aria-labelledby": "tab-" + id, tabindex: "0" });
+      const content = list[i][1]();
+      if (content instanceof Promise) {
+        // An async builder: a placeholder until its answer.
+        panel.append(h("p", { class: "muted", role: "status" }, "Loading…"));
+        content.then((el) => panel.replaceChildren(el), (e) => panel.replaceChildren(h("p", { class: "error" }, e.message)));
+      } else panel.append(content);
+      built.set(i, panel);
+    }
     panels.replaceChildren(built.get(i));
     if (history.replaceState) history.replaceState(null, "", "#" + id);
   }

@@ -2,12 +2,19 @@
 // token transfers and balances, internal txs, logs, the coin balance
 // history, and for a contract its code, ABI, read/write methods and the
 // verification form.
-import { api, h, render, fields, num, coin, bothSpellings, tabs, paged, table, units, tokenLink, addr, txLink, blockLink, ago } from "../lib.js";
+import { api, rpc, bech32Decode, h, render, fields, num, coin, bothSpellings, tabs, paged, table, units, tokenLink, addr, txLink, blockLink, ago } from "../lib.js";
 import { txCols, transferCols, internalCols, logCols, listTable } from "./lists.js";
 import { lineChart } from "../chart.js";
+import { checksum } from "../keccak.js";
 import { contractPanel } from "../contract.js";
 
 export default async function address([, id]) {
+  // An address the index has not seen (only native transfers reached it,
+  // or nothing yet) would be a 404: ask the search first, which answers
+  // an empty list instead.
+  const hex = id.startsWith("0x") || id.startsWith("0X") ? id : bech32Decode(id);
+  const known = await api("/search?q=" + encodeURIComponent(id));
+  if (!known.items.length && hex) return unindexed(hex);
   const a = await api("/addresses/" + encodeURIComponent(id));
   const c = await api("/addresses/" + a.hash + "/counters");
   const base = "/addresses/" + a.hash;
@@ -34,6 +41,18 @@ export default async function address([, id]) {
       ["Last balance update", a.block_number_balance_updated_at == null ? "—" : blockLink(a.block_number_balance_updated_at)],
     ])),
     tabs(list));
+}
+
+// unindexed shows an address without EVM activity: its balance read from
+// the node, which native (Cosmos) transfers change too.
+async function unindexed(hex) {
+  const wei = BigInt(await rpc("eth_getBalance", [hex, "latest"])).toString();
+  render("Address",
+    h("div", { class: "card" }, fields([
+      ["Address", bothSpellings(checksum(hex), "address"), "address"],
+      ["Balance", coin(wei), "balance"],
+    ])),
+    h("p", { class: "muted", "data-field": "unindexed" }, "No EVM transaction of this address is indexed; the balance is the node's."));
 }
 
 const balanceCols = [

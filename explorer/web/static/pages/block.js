@@ -5,8 +5,10 @@ import { txCols, internalCols, listTable } from "./lists.js";
 
 export default async function block([, id]) {
   const b = await api("/blocks/" + encodeURIComponent(id));
-  let next = null;
-  try { next = await api("/blocks/" + (b.height + 1)); } catch (e) { /* the head: no next yet */ }
+  // The newest indexed block says whether a next one exists (asking for
+  // it by number would answer 404 at the head).
+  const latest = await api("/main-page/blocks");
+  const next = latest.length && latest[0].height > b.height ? { height: b.height + 1 } : null;
   const pct = (v) => v == null ? "" : " (" + Number(v).toFixed(2) + "%)";
   render("Block " + b.height,
     h("nav", { class: "pager", "aria-label": "Neighbouring blocks" },

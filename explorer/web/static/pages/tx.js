@@ -63,7 +63,7 @@ function sentence(s) {
     if (!v) continue;
     if (v.type === "address") out.append(addr(v.value));
     else if (v.type === "token") out.append(h("a", { href: "/token/" + v.value.address_hash }, v.value.symbol || v.value.name || short(v.value.address_hash)));
-    else if (v.type === "currency") out.append(units(v.value, 18));
+    else if (v.type === "currency") out.append(String(v.value)); // already in whole units
     else out.append(String(v.value));
   }
   out.append(". ");
