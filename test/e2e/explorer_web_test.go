@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -10,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	cmted25519 "github.com/cometbft/cometbft/crypto/ed25519"
@@ -479,7 +482,9 @@ func checkWebSearch(t *testing.T, n *Node, br *browser, base string, w *webChain
 	br.run(t, "type a tx hash",
 		chromedp.SendKeys(chromedp.CSS(`input[name="q"]`), w.transfer.TxHash.Hex()),
 		chromedp.WaitVisible(chromedp.JSPath(`[...document.querySelectorAll("#search-suggestions li")].filter(li => li.textContent.includes("`+w.transfer.TxHash.Hex()+`"))`)))
-	br.run(t, "pick it", chromedp.SendKeys(chromedp.CSS(`input[name="q"]`), kb.ArrowDown+kb.Enter),
+	br.run(t, "pick it", chromedp.SendKeys(chromedp.CSS(`input[name="q"]`), kb.ArrowDown),
+		chromedp.WaitVisible(chromedp.CSS(`#search-suggestions li[aria-selected="true"]`)),
+		pressEnter,
 		chromedp.WaitVisible(chromedp.CSS(`[data-field="hash"]`)))
 	br.expect(t, `[data-field="hash"]`, w.transfer.TxHash.Hex())
 	br.open(t, base+"/search-results?q=nothing-like-this")
@@ -488,6 +493,20 @@ func checkWebSearch(t *testing.T, n *Node, br *browser, base string, w *webChain
 }
 
 var apiNotFound = regexp.MustCompile(`404`)
+
+// pressEnter sends Enter as a person's keyboard does: SendKeys adds a
+// separate char event, which a keydown handler that cancels the default
+// cannot stop (chromedp's SendKeys documentation).
+var pressEnter = chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+	for _, typ := range []input.DispatchKeyEventType{input.DispatchKeyEventTypeRawKeyDown, input.DispatchKeyEventTypeKeyUp} {
+		if _, err := cdp.Call(ctx, t, input.DispatchKeyEvent, input.DispatchKeyEventParams{
+			Type: typ, Key: "Enter", Code: "Enter", WindowsVirtualKeyCode: 13, NativeVirtualKeyCode: 13,
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+})
 
 func checkWebNotFound(t *testing.T, n *Node, br *browser, base string) {
 	for path, status := range map[string]int{
