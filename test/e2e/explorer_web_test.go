@@ -156,6 +156,7 @@ func TestExplorerWeb(t *testing.T) {
 	t.Run("search", func(t *testing.T) { checkWebSearch(t, n, br, base, w, head) })
 	t.Run("not found", func(t *testing.T) { checkWebNotFound(t, n, br, base) })
 	t.Run("click path", func(t *testing.T) { checkWebClicks(t, n, br, base, w) })
+	t.Run("access", func(t *testing.T) { checkWebAccess(t, br, base, w) })
 	t.Run("live home", func(t *testing.T) { checkWebLive(t, n, br, base) })
 }
 
@@ -570,4 +571,71 @@ func checkWebLive(t *testing.T, n *Node, br *browser, base string) {
 		t.Error("home reloaded to show the new block")
 	}
 	br.noErrors(t, "live home")
+}
+
+// contrastJS lists the text of the page whose colour contrast with its
+// background is under WCAG AA (4.5:1, or 3:1 for large text), and every
+// image without an alt attribute.
+const contrastJS = `(() => {
+  const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const bg = (el) => {
+    for (; el; el = el.parentElement) {
+      const c = rgb(getComputedStyle(el).backgroundColor);
+      if (c.length === 3 || c[3] > 0.9) return c.slice(0, 3);
+    }
+    return [255, 255, 255];
+  };
+  const bad = [];
+  for (const el of document.querySelectorAll("body *")) {
+    if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+    const st = getComputedStyle(el);
+    if (st.visibility === "hidden" || st.display === "none" || el.closest("[hidden], .visually-hidden, svg")) continue;
+    const a = lum(rgb(st.color)), b = lum(bg(el));
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    const size = parseFloat(st.fontSize), large = size >= 24 || (size >= 18.66 && Number(st.fontWeight) >= 700);
+    if (ratio < (large ? 3 : 4.5)) bad.push(el.tagName + " '" + el.textContent.trim().slice(0, 30) + "' " + ratio.toFixed(2));
+  }
+  for (const img of document.querySelectorAll("img:not([alt])")) bad.push("img without alt: " + img.src.slice(0, 40));
+  return bad;
+})()`
+
+// checkWebAccess: at phone width nothing scrolls sideways; in both themes
+// text meets WCAG AA contrast and images have alt texts; the theme toggle
+// switches and is remembered.
+func checkWebAccess(t *testing.T, br *browser, base string, w *webChain) {
+	pages := []string{"/", "/tx/" + w.transfer.TxHash.Hex(), "/address/" + w.a.Address.Hex(), "/token/" + w.nft.Hex() + "/instance/1", "/validators"}
+	for _, theme := range []string{"light", "dark"} {
+		for _, p := range pages {
+			br.open(t, base+p)
+			if got := get(t, br, "theme", chromedp.Evaluate[string](`document.documentElement.dataset.theme || ""`)); got != theme && !(theme == "light" && got == "") {
+				br.run(t, "toggle theme", chromedp.Click(chromedp.CSS("#theme-toggle")))
+			}
+			if got := get(t, br, "theme", chromedp.Evaluate[string](`document.documentElement.dataset.theme || "light"`)); got != theme {
+				t.Fatalf("%s: theme %s, want %s", p, got, theme)
+			}
+			if bad := get(t, br, "contrast", chromedp.Evaluate[[]string](contrastJS)); len(bad) > 0 {
+				t.Errorf("%s (%s): %v", p, theme, bad)
+			}
+		}
+	}
+	br.shot(t, "tx-dark") // the last page in the dark theme
+	// The choice is kept: a new page opens dark.
+	br.open(t, base+"/")
+	if got := get(t, br, "theme", chromedp.Evaluate[string](`document.documentElement.dataset.theme || ""`)); got != "dark" {
+		t.Errorf("theme after reload %q, want dark", got)
+	}
+	br.run(t, "back to light", chromedp.Click(chromedp.CSS("#theme-toggle")))
+
+	br.run(t, "phone", chromedp.EmulateViewport(390, 844))
+	for _, p := range pages {
+		br.open(t, base+p)
+		if over := get(t, br, "overflow", chromedp.Evaluate[int](`document.documentElement.scrollWidth - window.innerWidth`)); over > 0 {
+			t.Errorf("%s at 390 px: %d px wider than the screen", p, over)
+		}
+	}
+	br.shot(t, "address-phone")
+	br.run(t, "desktop", chromedp.EmulateViewport(1280, 900))
+	br.noErrors(t, "access")
 }
