@@ -135,7 +135,8 @@ func printDevBanner(w io.Writer, nd *node.Node, keys []*accounts.Key, mnemonic, 
 		fmt.Fprintf(w, "REST       http://%s  (Cosmos-style accounts and balances)\n", cfg.REST.Address)
 	}
 	if cfg.Explorer.Enable {
-		fmt.Fprintf(w, "Explorer   http://%s/api/v2/  (Blockscout API v2: blocks, transactions, addresses, search, stats)\n", cfg.Explorer.Address)
+		fmt.Fprintf(w, "Explorer   http://%s/  (pages: blocks, transactions, addresses, tokens, contracts, validators)\n", cfg.Explorer.Address)
+		fmt.Fprintf(w, "           http://%s/api/v2/  (Blockscout API v2)\n", cfg.Explorer.Address)
 	}
 	fmt.Fprintf(w, "Chain id   %v   Gas limit %d   Base fee floor %v wei\n\n", st.EVM.Config.ChainID, st.EVM.GasLimit, st.MinBaseFee())
 }

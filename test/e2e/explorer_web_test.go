@@ -158,6 +158,7 @@ func TestExplorerWeb(t *testing.T) {
 	t.Run("click path", func(t *testing.T) { checkWebClicks(t, n, br, base, w) })
 	t.Run("access", func(t *testing.T) { checkWebAccess(t, br, base, w) })
 	t.Run("live home", func(t *testing.T) { checkWebLive(t, n, br, base) })
+	t.Run("rpc explorer", func(t *testing.T) { checkWebRPCExplorer(t, n, br, w) })
 }
 
 func checkWebHome(t *testing.T, n *Node, br *browser, base string, head uint64) {
@@ -638,4 +639,26 @@ func checkWebAccess(t *testing.T, br *browser, base string, w *webChain) {
 	br.shot(t, "address-phone")
 	br.run(t, "desktop", chromedp.EmulateViewport(1280, 900))
 	br.noErrors(t, "access")
+}
+
+// checkWebRPCExplorer: `emberd explorer --rpc URL` serves the same pages
+// for a chain it indexes over JSON-RPC.
+func checkWebRPCExplorer(t *testing.T, n *Node, br *browser, w *webChain) {
+	rx := startRPCExplorer(t, "http://"+n.HTTP)
+	head := n.settledHead(t, map[string]string{"rpc": rx})
+	base := "http://" + rx
+	br.open(t, base+"/")
+	br.run(t, "home", chromedp.WaitVisible(chromedp.CSS("#latest-blocks [data-block]")))
+	checkWebTx(t, n, br, base, w.transfer.TxHash, head)
+	br.open(t, base+"/address/"+w.a.Address.Hex())
+	bal, err := n.Eth.BalanceAt(ctx(t), w.a.Address, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	br.expect(t, `[data-field="balance"]`, coinText(bal))
+	br.open(t, base+"/validators")
+	if ops := texts(t, br, `[data-field="operator-bech32"]`); len(ops) != len(cometValidators(t, n)) {
+		t.Errorf("validators over JSON-RPC: %v", ops)
+	}
+	br.noErrors(t, "rpc explorer")
 }
