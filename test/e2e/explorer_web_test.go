@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	cmted25519 "github.com/cometbft/cometbft/crypto/ed25519"
@@ -36,6 +39,7 @@ type webChain struct {
 	reverted                *types.Receipt // burn by a stranger: "not allowed"
 	trace                   *traceFixture  // internal calls
 	transfer                *types.Receipt // the last tx: an ERC-20 transfer (the click path's)
+	twin                    common.Address // the ERC-20's code again, left unverified (the verify form's)
 	nativeAmount            *big.Int
 	validatorOp             common.Address // created by a native MsgCreateValidator
 	validatorCons           string         // its CometBFT address (hex, as /validators spells it)
@@ -60,6 +64,8 @@ func buildWebChain(t *testing.T, n *Node) *webChain {
 	if status, body := n.verifyMultipart(t, w.token20, artifactFiles(erc20)); status != 200 {
 		t.Fatalf("verify: %d %s", status, body)
 	}
+
+	w.twin = n.deploy(t, w.a, erc20, w.supply)
 
 	// ERC-721 with metadata whose image is a data: URI (no network). The
 	// indexer keeps 256 bytes of a token URI, so all of it fits in that.
@@ -158,6 +164,8 @@ func TestExplorerWeb(t *testing.T) {
 	t.Run("click path", func(t *testing.T) { checkWebClicks(t, n, br, base, w) })
 	t.Run("access", func(t *testing.T) { checkWebAccess(t, br, base, w) })
 	t.Run("live home", func(t *testing.T) { checkWebLive(t, n, br, base) })
+	t.Run("verify form", func(t *testing.T) { checkWebVerify(t, n, br, base, w) })
+	t.Run("wallet write", func(t *testing.T) { checkWebWallet(t, n, br, base, w) })
 	t.Run("rpc explorer", func(t *testing.T) { checkWebRPCExplorer(t, n, br, w) })
 }
 
@@ -661,4 +669,72 @@ func checkWebRPCExplorer(t *testing.T, n *Node, br *browser, w *webChain) {
 		t.Errorf("validators over JSON-RPC: %v", ops)
 	}
 	br.noErrors(t, "rpc explorer")
+}
+
+// checkWebVerify uploads the token's metadata and sources through the
+// contract page's form, as a person picks files, and sees it verified.
+func checkWebVerify(t *testing.T, n *Node, br *browser, base string, w *webChain) {
+	dir := t.TempDir()
+	var paths []string
+	i := 0
+	for name, content := range artifactFiles(contracts.MustLoad("EmberToken")) {
+		file, _, _ := strings.Cut(name, "@")
+		sub := filepath.Join(dir, strconv.Itoa(i)) // base names may repeat
+		i++
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(sub, file)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	br.open(t, base+"/address/"+w.twin.Hex()+"#contract")
+	br.expect(t, `p[data-field="verified"]`, "This contract's source is not verified.")
+	br.run(t, "verify", chromedp.SetUploadFiles(chromedp.CSS("#verify-files"), paths),
+		chromedp.Click(chromedp.CSS(`#verify-files ~ button[type="submit"]`)),
+		// The page reloads on success and shows the match.
+		chromedp.WaitVisible(chromedp.CSS(`dd[data-field="verified"] .badge`)))
+	br.expect(t, `dd[data-field="verified"]`, "full match")
+	br.noErrors(t, "verify form")
+}
+
+// walletJS is an EIP-1193 provider as a browser wallet injects one, which
+// forwards to the dev node's JSON-RPC (its accounts are unlocked there).
+const walletJS = `window.ethereum = { isEmberTest: true, request: async ({ method, params }) => {
+  const res = await fetch(%q, { method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: method === "eth_requestAccounts" ? "eth_accounts" : method, params: params || [] }) });
+  const j = await res.json();
+  if (j.error) throw new Error(j.error.message);
+  return j.result;
+} };`
+
+// checkWebWallet sends approve(spender, 777) from the token's page through
+// the injected wallet and reads the allowance from the chain.
+func checkWebWallet(t *testing.T, n *Node, br *browser, base string, w *webChain) {
+	added := get(t, br, "inject wallet", chromedp.Action[*page.AddScriptToEvaluateOnNewDocumentResult](func(ctx context.Context, tg *chromedp.Target) (*page.AddScriptToEvaluateOnNewDocumentResult, error) {
+		r, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: fmt.Sprintf(walletJS, "http://"+n.HTTP)})
+		return &r, err
+	}))
+	defer br.run(t, "remove wallet", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.RemoveScriptToEvaluateOnNewDocument, page.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: added.Identifier})
+		return err
+	}))
+	spender := common.HexToAddress("0x00000000000000000000000000000000005e9de7")
+	br.open(t, base+"/address/"+w.token20.Hex()+"#contract")
+	sel := `#write-methods [data-method="approve"]`
+	br.run(t, "approve through the wallet",
+		chromedp.SendKeys(chromedp.CSS(sel+` input[name="arg0"]`), spender.Hex()),
+		chromedp.SendKeys(chromedp.CSS(sel+` input[name="arg1"]`), "777"),
+		chromedp.Click(chromedp.CSS(sel+` button[type="submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(sel+` [data-field="result"] a`)))
+	hash := common.HexToHash(br.text(t, sel+` [data-field="result"] a`))
+	if r := n.WaitReceipt(t, hash); r.Status != 1 {
+		t.Fatalf("approve from the page failed: %+v", r)
+	}
+	if got := n.viewUint(t, contracts.MustLoad("EmberToken"), w.token20, "allowance", devKeys[0].Address, spender); got.Int64() != 777 {
+		t.Errorf("allowance after the page's approve: %v, want 777", got)
+	}
+	br.noErrors(t, "wallet write")
 }
