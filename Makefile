@@ -14,7 +14,7 @@ build: ## build emberd into build/emberd
 dev: build ## run a local development chain (prefunded accounts printed)
 	./$(BIN) dev $(ARGS)
 
-test: vet ## run the whole test suite (unit, end-to-end, and each fuzz target for FUZZTIME)
+test: vet ## run the whole test suite (unit, end-to-end incl. the explorer pages in headless Chromium, and each fuzz target for FUZZTIME); installs Debian's chromium and postgresql when absent
 	$(GO) test -count=1 -timeout 25m ./...
 	$(MAKE) fuzz
 

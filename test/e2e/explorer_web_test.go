@@ -162,6 +162,7 @@ func TestExplorerWeb(t *testing.T) {
 	t.Run("search", func(t *testing.T) { checkWebSearch(t, n, br, base, w, head) })
 	t.Run("not found", func(t *testing.T) { checkWebNotFound(t, n, br, base) })
 	t.Run("click path", func(t *testing.T) { checkWebClicks(t, n, br, base, w) })
+	t.Run("every tab", func(t *testing.T) { checkWebTabs(t, br, base, w) })
 	t.Run("access", func(t *testing.T) { checkWebAccess(t, br, base, w) })
 	t.Run("live home", func(t *testing.T) { checkWebLive(t, n, br, base) })
 	t.Run("verify form", func(t *testing.T) { checkWebVerify(t, n, br, base, w) })
@@ -737,4 +738,37 @@ func checkWebWallet(t *testing.T, n *Node, br *browser, base string, w *webChain
 		t.Errorf("allowance after the page's approve: %v, want 777", got)
 	}
 	br.noErrors(t, "wallet write")
+}
+
+// checkWebTabs opens every tab of the pages that have tabs, by keyboard
+// (arrow keys move between tabs): each draws its panel, without an error.
+func checkWebTabs(t *testing.T, br *browser, base string, w *webChain) {
+	for _, p := range []string{
+		"/block/" + w.trace.receipt.BlockNumber.String(),
+		"/tx/" + w.trace.tx.Hash().Hex(),
+		"/tx/" + w.transfer.TxHash.Hex(),
+		"/address/" + w.token20.Hex(),
+		"/address/" + w.trace.tracee.Hex(),
+		"/token/" + w.multi.Hex(),
+		"/token/" + w.nft.Hex() + "/instance/1",
+	} {
+		br.open(t, base+p)
+		tabs := br.attrs(t, `[role="tab"]`, "id")
+		br.run(t, "focus the first tab", chromedp.Focus(chromedp.CSS(`#`+tabs[0])), chromedp.Click(chromedp.CSS(`#`+tabs[0])))
+		for i, id := range tabs {
+			if i > 0 {
+				br.run(t, "next tab", chromedp.KeyEvent(kb.ArrowRight))
+			}
+			panel := "#panel-" + strings.TrimPrefix(id, "tab-")
+			br.run(t, p+" "+id, chromedp.WaitVisible(chromedp.CSS(panel)),
+				chromedp.WaitNotPresent(chromedp.CSS(panel+` [role="status"], `+panel+` [aria-busy="true"]`)))
+			if sel := get(t, br, "selected", chromedp.Evaluate[string](`document.activeElement.id`)); sel != id {
+				t.Errorf("%s: focus on %q after the arrow key, want %s", p, sel, id)
+			}
+			if msg := get(t, br, "errors", chromedp.Evaluate[string](`[...document.querySelectorAll("`+panel+` .error")].map(e => e.textContent).join("; ")`)); msg != "" {
+				t.Errorf("%s %s: %s", p, id, msg)
+			}
+		}
+		br.noErrors(t, "tabs of "+p)
+	}
 }
