@@ -630,7 +630,7 @@ func checkWebAccess(t *testing.T, br *browser, base string, w *webChain) {
 			}
 		}
 	}
-	br.shot(t, "tx-dark") // the last page in the dark theme
+	br.shot(t, "validators-dark") // the last page, in the dark theme
 	// The choice is kept: a new page opens dark.
 	br.open(t, base+"/")
 	if got := get(t, br, "theme", chromedp.Evaluate[string](`document.documentElement.dataset.theme || ""`)); got != "dark" {
@@ -645,7 +645,7 @@ func checkWebAccess(t *testing.T, br *browser, base string, w *webChain) {
 			t.Errorf("%s at 390 px: %d px wider than the screen", p, over)
 		}
 	}
-	br.shot(t, "address-phone")
+	br.shot(t, "validators-phone") // the last page, at phone width
 	br.run(t, "desktop", chromedp.EmulateViewport(1280, 900))
 	br.noErrors(t, "access")
 }
