@@ -61,7 +61,7 @@ bench-traces: build ## debug_traceBlockByNumber (callTracer) on a block of 500 E
 bench-txpool: build ## eth_sendRawTransaction admission rate (10,000 txs from 1,000 senders) and txpool_content latency, Ember vs geth --dev (see bench/README.md)
 	$(GO) run ./bench/txpool -emberd $(BIN)
 
-bench-explorer: ## explorer: index 100,000 blocks / 1,000,000 txs (synthetic chain), then API p50/p99 (see bench/README.md; EXPLORER_BENCH_FLAGS="-db postgres://…")
+bench-explorer: ## explorer: index 100,000 blocks / 1,000,000 txs (synthetic chain), then API p50/p99 and the pages (HTML + API calls, DOMContentLoaded in headless Chromium) (see bench/README.md; EXPLORER_BENCH_FLAGS="-db postgres://…")
 	$(GO) run ./bench/explorer $(EXPLORER_BENCH_FLAGS)
 
 fmt:
