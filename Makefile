@@ -14,7 +14,7 @@ build: ## build emberd into build/emberd
 dev: build ## run a local development chain (prefunded accounts printed)
 	./$(BIN) dev $(ARGS)
 
-test: vet ## run the whole test suite (unit, end-to-end, and each fuzz target for FUZZTIME)
+test: vet ## run the whole test suite (unit, end-to-end incl. the explorer pages in headless Chromium, and each fuzz target for FUZZTIME); installs Debian's chromium and postgresql when absent
 	$(GO) test -count=1 -timeout 25m ./...
 	$(MAKE) fuzz
 
@@ -61,7 +61,7 @@ bench-traces: build ## debug_traceBlockByNumber (callTracer) on a block of 500 E
 bench-txpool: build ## eth_sendRawTransaction admission rate (10,000 txs from 1,000 senders) and txpool_content latency, Ember vs geth --dev (see bench/README.md)
 	$(GO) run ./bench/txpool -emberd $(BIN)
 
-bench-explorer: ## explorer: index 100,000 blocks / 1,000,000 txs (synthetic chain), then API p50/p99 (see bench/README.md; EXPLORER_BENCH_FLAGS="-db postgres://…")
+bench-explorer: ## explorer: index 100,000 blocks / 1,000,000 txs (synthetic chain), then API p50/p99 and the pages (HTML + API calls, DOMContentLoaded in headless Chromium) (see bench/README.md; EXPLORER_BENCH_FLAGS="-db postgres://…")
 	$(GO) run ./bench/explorer $(EXPLORER_BENCH_FLAGS)
 
 fmt:

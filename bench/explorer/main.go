@@ -9,7 +9,7 @@
 // real HTTP listener, so only the Source differs from a node's.
 //
 //	go run ./bench/explorer [-blocks 100000] [-txs 1000000] [-accounts 200000] [-db PATH|postgres://…]
-//	    [-requests 1000] [-keep]
+//	    [-requests 1000] [-keep] [-pages=false] [-page-loads 20]
 package main
 
 import (
@@ -45,8 +45,11 @@ func main() {
 		keep     = flag.Bool("keep", false, "keep the temporary SQLite database")
 		seed     = flag.Int64("seed", 1, "random seed of the synthetic chain")
 		cpuprof  = flag.String("cpuprofile", "", "write a CPU profile of the indexing phase to this file")
+		pages    = flag.Bool("pages", true, "also time the explorer's pages: each page's HTML and API calls, and loads in headless Chromium")
+		loads    = flag.Int("page-loads", 20, "loads of each page in headless Chromium (0: none)")
 	)
 	flag.Parse()
+	pagesOn, pageLoads = *pages, *loads
 	cpuProfile = *cpuprof
 	if *accounts == 0 {
 		*accounts = max(*txs/5, 100)
@@ -154,8 +157,17 @@ func measureAPI(st explorer.Store, ix *indexer.Indexer, src *synthSource, reques
 		}
 		fmt.Printf("%-44s %9d %9.2f %9.2f %9.2f\n", e.name, len(lat), ms(pct(lat, 50)), ms(pct(lat, 99)), ms(lat[len(lat)-1]))
 	}
-	return nil
+	if !pagesOn {
+		return nil
+	}
+	return measurePages(c, src, rng, head, requests, pageLoads) // pages.go
 }
+
+// pagesOn and pageLoads are -pages and -page-loads.
+var (
+	pagesOn   bool
+	pageLoads int
+)
 
 // workload is one row of the table: a stream of request paths.
 type workload struct {
@@ -196,6 +208,17 @@ type client struct {
 }
 
 func (c *client) get(path string) (map[string]any, error) {
+	body, err := c.getRaw(path)
+	if err != nil {
+		return nil, err
+	}
+	var v map[string]any
+	_ = json.Unmarshal(body, &v) // search and lists are objects; main-page arrays are not measured
+	return v, nil
+}
+
+// getRaw GETs path and requires 200.
+func (c *client) getRaw(path string) ([]byte, error) {
 	resp, err := c.http.Get(c.base + path)
 	if err != nil {
 		return nil, err
@@ -208,9 +231,7 @@ func (c *client) get(path string) (map[string]any, error) {
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("GET %s: %d %s", path, resp.StatusCode, body)
 	}
-	var v map[string]any
-	_ = json.Unmarshal(body, &v) // search and lists are objects; main-page arrays are not measured
-	return v, nil
+	return body, nil
 }
 
 // measure times requests of e (each page fetched counts as one request)

@@ -98,7 +98,7 @@ func runExplorer(rpcURL string, cfg service.Config, home, prefix string, genesis
 	if err != nil {
 		return fmt.Errorf("start explorer: %w", err)
 	}
-	log.Info("explorer indexing", "rpc", src.URL(), "api", "http://"+svc.Addr()+"/api/v2/", "db", dbLabel(cfg.DB))
+	log.Info("explorer indexing", "rpc", src.URL(), "pages", "http://"+svc.Addr()+"/", "api", "http://"+svc.Addr()+"/api/v2/", "db", dbLabel(cfg.DB))
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
 	<-sig

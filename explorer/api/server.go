@@ -61,7 +61,7 @@ func Start(addr string, b *Backend, log *slog.Logger) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{ln: ln, log: log, srv: &http.Server{
-		Handler:           Handler(b, log),
+		Handler:           Site(b, log),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
@@ -143,6 +143,7 @@ func Handler(b *Backend, log *slog.Logger) http.Handler {
 	}
 	h.tokenRoutes(mux) // tokens.go
 	h.contractRoutes(mux)
+	h.emberRoutes(mux) // ember.go: validators, revert reasons
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, message("Not found"))
 	})

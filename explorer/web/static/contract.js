@@ -1,0 +1,107 @@
+// The contract tab: verification details, highlighted sources, the ABI,
+// read methods (eth_call through the node's JSON-RPC), write methods
+// (through an injected EIP-1193 wallet) and the verification form.
+import { api, h, fields, num, rpc } from "./lib.js";
+import { encodeCall, decodeOutputs, revertMessage } from "./abi.js";
+import { highlight } from "./highlight.js";
+
+async function ethCall(to, data) {
+  try {
+    return await rpc("eth_call", [{ to, data }, "latest"]);
+  } catch (e) {
+    const why = revertMessage(e.data);
+    throw why ? new Error("reverted: " + why) : e;
+  }
+}
+
+export async function contractPanel(a) {
+  const sc = await api("/smart-contracts/" + a.hash);
+  if (!sc.is_verified) {
+    return h("div", {},
+      h("p", { "data-field": "verified" }, "This contract's source is not verified."),
+      verifyForm(a.hash),
+      sc.deployed_bytecode ? h("details", {}, h("summary", {}, "Deployed bytecode"), h("pre", {}, sc.deployed_bytecode)) : null);
+  }
+  const [reads, writes] = await Promise.all([api("/smart-contracts/" + a.hash + "/methods-read"), api("/smart-contracts/" + a.hash + "/methods-write")]);
+  const sources = [{ file_path: sc.file_path, source_code: sc.source_code }, ...(sc.additional_sources || [])];
+  return h("div", {},
+    h("div", { class: "card" }, fields([
+      ["Verified", h("span", { class: "badge ok" }, sc.is_fully_verified ? "full match" : "partial match"), "verified"],
+      ["Name", sc.name, "contract-name"],
+      ["Compiler", sc.compiler_version],
+      ["EVM version", sc.evm_version],
+      ["Optimization", sc.optimization_enabled ? "on, " + num(sc.optimization_runs) + " runs" : "off"],
+      ["License", sc.license_type || "—"],
+    ])),
+    h("h2", {}, "Read methods"),
+    h("div", { id: "read-methods" }, reads.length ? reads.map((m) => methodForm(a.hash, m, true)) : h("p", { class: "muted" }, "None.")),
+    h("h2", {}, "Write methods"),
+    h("p", { class: "muted" }, window.ethereum ? "Sent through your wallet." : "Connect a browser wallet (EIP-1193) to send these."),
+    h("div", { id: "write-methods" }, writes.filter((m) => m.type === "function").map((m) => methodForm(a.hash, m, false))),
+    h("h2", {}, "Source code"),
+    sources.filter((s) => s.source_code).map((s) => h("section", {}, h("h3", { class: "mono" }, s.file_path), highlight(s.source_code))),
+    h("h2", {}, "ABI"),
+    h("pre", { tabindex: "0", "data-field": "abi" }, JSON.stringify(sc.abi, null, 2)));
+}
+
+// methodForm is one method with an input per argument and its result.
+function methodForm(to, m, read) {
+  const inputs = (m.inputs || []).map((inp, i) => h("input", {
+    name: "arg" + i, "aria-label": (inp.name || "argument " + i) + " (" + inp.type + ")", placeholder: (inp.name || "arg" + i) + " " + inp.type,
+  }));
+  const result = h("div", { class: "result", "aria-live": "polite", "data-field": "result" });
+  const initial = read && !(m.inputs || []).length && (m.outputs || []).some((o) => o.value !== undefined);
+  if (initial) result.append(m.outputs.map((o) => String(o.value)).join(", "));
+  const payable = m.stateMutability === "payable";
+  const valueIn = payable ? h("input", { name: "value", "aria-label": "Value in wei", placeholder: "value (wei)" }) : null;
+  const form = h("form", {
+    onsubmit: async (e) => {
+      e.preventDefault();
+      result.textContent = "…";
+      try {
+        const data = encodeCall(m.method_id, m.inputs || [], inputs.map((i) => i.value));
+        if (read) {
+          const out = await ethCall(to, data);
+          result.textContent = decodeOutputs(m.outputs || [], out).join(", ");
+        } else {
+          if (!window.ethereum) throw new Error("no wallet: install or enable an EIP-1193 wallet");
+          const [from] = await window.ethereum.request({ method: "eth_requestAccounts" });
+          const tx = { from, to, data };
+          if (valueIn && valueIn.value) tx.value = "0x" + BigInt(valueIn.value).toString(16);
+          const hash = await window.ethereum.request({ method: "eth_sendTransaction", params: [tx] });
+          result.replaceChildren("Sent: ", h("a", { href: "/tx/" + hash, class: "mono hash" }, hash));
+        }
+      } catch (err) { result.replaceChildren(h("span", { class: "error" }, err.message)); }
+    },
+  }, inputs, valueIn, h("button", { type: "submit" }, read ? "Query" : "Write"));
+  return h("div", { class: "method", "data-method": m.name },
+    h("div", {}, h("code", {}, m.name + "(" + (m.inputs || []).map((i) => i.type + (i.name ? " " + i.name : "")).join(", ") + ")"),
+      (m.outputs || []).length ? h("span", { class: "muted" }, " → " + m.outputs.map((o) => o.type).join(", ")) : null),
+    form, result);
+}
+
+// verifyForm uploads the Solidity metadata JSON and the sources it names
+// (Sourcify's way): the explorer recompiles nothing for a metadata match.
+function verifyForm(hash) {
+  const files = h("input", { type: "file", multiple: true, name: "files", id: "verify-files", required: true });
+  const out = h("p", { "aria-live": "polite" });
+  return h("form", {
+    class: "card",
+    onsubmit: async (e) => {
+      e.preventDefault();
+      const body = new FormData();
+      for (const f of files.files) body.append("files", f, f.name);
+      out.textContent = "Verifying…";
+      try {
+        const res = await fetch("/api/v2/smart-contracts/" + hash + "/verification/via/sourcify-metadata", { method: "POST", body });
+        const j = await res.json().catch(() => ({}));
+        if (!res.ok) throw new Error(j.message || res.statusText);
+        out.textContent = j.message || "Verified.";
+        setTimeout(() => location.reload(), 800);
+      } catch (err) { out.replaceChildren(h("span", { class: "error" }, err.message)); }
+    },
+  },
+  h("h2", {}, "Verify this contract"),
+  h("label", { for: "verify-files" }, "The compiler's metadata.json and the source files it lists: "), files, " ",
+  h("button", { type: "submit" }, "Verify"), out);
+}

@@ -1,0 +1,257 @@
+// Shared helpers of the pages: element building, API calls, formatting,
+// address spellings, tables, tabs and paging.
+
+export const prefix = document.querySelector('meta[name="ember-prefix"]').content;
+export const COIN = "EMBER"; // the native coin's symbol (18 decimals)
+
+// h builds an element: h("a", {href: "/"}, "text", child…). Attributes
+// starting with "on" are listeners; null/undefined/false children are
+// skipped; strings become text nodes (never HTML).
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v == null || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const c of children.flat(Infinity)) {
+    if (c == null || c === false) continue;
+    el.append(c instanceof Node ? c : String(c));
+  }
+}
+
+// ApiError is a non-2xx answer of the API; status 404 shows the not-found page.
+export class ApiError extends Error {
+  constructor(status, message) { super(message); this.status = status; }
+}
+
+// api GETs /api/v2 + path and returns the decoded JSON.
+export async function api(path, opts) {
+  const res = await fetch("/api/v2" + path, Object.assign({ headers: { accept: "application/json" } }, opts));
+  let body = null;
+  try { body = await res.json(); } catch (e) { /* not JSON */ }
+  if (!res.ok) throw new ApiError(res.status, (body && body.message) || res.statusText);
+  return body;
+}
+
+// ---- numbers ----
+
+// units writes an integer string of base units (wei) as an exact decimal
+// with `decimals` places, trailing zeros dropped, thousands grouped.
+export function units(v, decimals = 18) {
+  if (v == null) return "—";
+  let s = BigInt(v).toString();
+  const neg = s.startsWith("-");
+  if (neg) s = s.slice(1);
+  decimals = Number(decimals) || 0;
+  s = s.padStart(decimals + 1, "0");
+  const whole = s.slice(0, s.length - decimals), frac = s.slice(s.length - decimals).replace(/0+$/, "");
+  return (neg ? "-" : "") + group(whole) + (frac ? "." + frac : "");
+}
+
+export const coin = (wei) => wei == null ? "—" : units(wei) + " " + COIN;
+export const group = (s) => String(s).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+export const num = (v) => v == null ? "—" : group(v);
+
+// gwei writes wei as Gwei, exactly.
+export const gwei = (wei) => wei == null ? "—" : units(wei, 9) + " Gwei";
+
+export function ago(iso) {
+  if (!iso) return "";
+  const s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
+  if (s < 60) return s + "s ago";
+  if (s < 3600) return Math.floor(s / 60) + "m ago";
+  if (s < 86400) return Math.floor(s / 3600) + "h ago";
+  return Math.floor(s / 86400) + "d ago";
+}
+
+export const time = (iso) => iso ? h("time", { datetime: iso, title: iso }, new Date(iso).toLocaleString() + " (" + ago(iso) + ")") : "—";
+
+export const short = (s) => !s ? "" : s.length > 18 ? s.slice(0, 10) + "…" + s.slice(-6) : s;
+
+// ---- bech32 (BIP-173), for the ember1… spelling of addresses ----
+
+const CHARSET = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
+function polymod(values) {
+  const G = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
+  let chk = 1;
+  for (const v of values) {
+    const b = chk >> 25;
+    chk = ((chk & 0x1ffffff) << 5) ^ v;
+    for (let i = 0; i < 5; i++) if ((b >> i) & 1) chk ^= G[i];
+  }
+  return chk;
+}
+const hrpExpand = (hrp) => [...hrp].map((c) => c.charCodeAt(0) >> 5).concat([0], [...hrp].map((c) => c.charCodeAt(0) & 31));
+
+// bech32 spells a 0x address with hrp (default: the chain's account prefix).
+export function bech32(hex, hrp = prefix) {
+  const bytes = hex.slice(2).match(/../g).map((b) => parseInt(b, 16));
+  const data = [];
+  let acc = 0, bits = 0;
+  for (const b of bytes) {
+    acc = (acc << 8) | b; bits += 8;
+    while (bits >= 5) { bits -= 5; data.push((acc >> bits) & 31); }
+  }
+  if (bits > 0) data.push((acc << (5 - bits)) & 31);
+  const mod = polymod(hrpExpand(hrp).concat(data, [0, 0, 0, 0, 0, 0])) ^ 1;
+  const chk = [0, 1, 2, 3, 4, 5].map((i) => (mod >> (5 * (5 - i))) & 31);
+  return hrp + "1" + data.concat(chk).map((d) => CHARSET[d]).join("");
+}
+
+// bech32Decode returns the 0x spelling of an hrp1… address, or null.
+export function bech32Decode(s, hrp = prefix) {
+  s = s.toLowerCase();
+  const sep = s.lastIndexOf("1");
+  if (s.slice(0, sep) !== hrp) return null;
+  const data = [...s.slice(sep + 1)].map((c) => CHARSET.indexOf(c));
+  if (data.length < 7 || data.includes(-1) || polymod(hrpExpand(hrp).concat(data)) !== 1) return null;
+  let acc = 0, bits = 0;
+  const out = [];
+  for (const v of data.slice(0, -6)) {
+    acc = (acc << 5) | v; bits += 5;
+    while (bits >= 8) { bits -= 8; out.push((acc >> bits) & 255); }
+  }
+  if (out.length !== 20) return null;
+  return "0x" + out.map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// rpc calls the node's JSON-RPC (its URL from /api/v2/config/json-rpc-url).
+let rpcURL;
+export async function rpc(method, params) {
+  if (rpcURL === undefined) rpcURL = (await api("/config/json-rpc-url")).json_rpc_url;
+  if (!rpcURL) throw new Error("this explorer knows no JSON-RPC endpoint to call");
+  const res = await fetch(rpcURL, {
+    method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const body = await res.json();
+  if (body.error) { const e = new Error(body.error.message); e.data = body.error.data; throw e; }
+  return body.result;
+}
+
+// ---- links and small widgets ----
+
+export function copyButton(text, what) {
+  return h("button", {
+    type: "button", class: "copy", "aria-label": "Copy " + what,
+    onclick: async (e) => {
+      const b = e.currentTarget;
+      try { await navigator.clipboard.writeText(text); b.textContent = "Copied"; } catch (err) { b.textContent = "Copy failed"; }
+      setTimeout(() => { b.textContent = "Copy"; }, 1500);
+    },
+  }, "Copy");
+}
+
+// addr links an address param ({hash, name, is_contract}) or a hash string.
+export function addr(a, opts = {}) {
+  if (!a) return "—";
+  const hash = typeof a === "string" ? a : a.hash;
+  const label = (typeof a === "object" && a.name) ? a.name + " (" + short(hash) + ")" : (opts.full ? hash : short(hash));
+  return h("a", { href: "/address/" + hash, class: "mono hash", title: hash, "data-address": hash }, label);
+}
+
+// bothSpellings shows an address as 0x and as bech32, each with a copy button.
+export function bothSpellings(hash, field) {
+  const b = bech32(hash);
+  return h("span", {},
+    h("a", { href: "/address/" + hash, class: "mono hash", "data-field": field + "-hex" }, hash), copyButton(hash, field + " (0x)"),
+    h("br"),
+    h("a", { href: "/address/" + b, class: "mono hash", "data-field": field + "-bech32" }, b), copyButton(b, field + " (" + prefix + "1…)"));
+}
+
+export const txLink = (hash, full) => h("a", { href: "/tx/" + hash, class: "mono hash", title: hash }, full ? hash : short(hash));
+export const blockLink = (n) => n == null ? "—" : h("a", { href: "/block/" + n }, String(n));
+export const tokenLink = (t) => h("a", { href: "/token/" + t.address_hash }, (t.name || short(t.address_hash)) + (t.symbol ? " (" + t.symbol + ")" : ""));
+
+export function status(tx) {
+  if (tx.status === "ok") return h("span", { class: "badge ok", "data-field": "status" }, "Success");
+  if (tx.status === "error") return h("span", { class: "badge bad", "data-field": "status" }, "Failed");
+  return h("span", { class: "badge", "data-field": "status" }, "Pending");
+}
+
+// fields renders a definition list of [label, value, key] rows; key names
+// the value's data-field (what tests and scripts read).
+export function fields(rows) {
+  return h("dl", { class: "fields" }, rows.filter(Boolean).map(([k, v, key]) => [h("dt", {}, k), h("dd", key ? { "data-field": key } : {}, v)]));
+}
+
+// table renders rows under headers; cols are [header, item => cell, class].
+export function table(cols, items, caption) {
+  return h("div", { class: "table-wrap" }, h("table", {},
+    caption ? h("caption", { class: "muted" }, caption) : null,
+    h("thead", {}, h("tr", {}, cols.map(([t, , c]) => h("th", { scope: "col", class: c }, t)))),
+    h("tbody", {}, items.map((it) => h("tr", {}, cols.map(([, f, c]) => h("td", { class: c }, f(it))))))));
+}
+
+// paged shows a list endpoint a page at a time with Next (keyset
+// next_page_params) and First buttons. render turns items into an element.
+export function paged(path, render, empty = "Nothing here yet.") {
+  const box = h("div", { class: "paged" });
+  const load = async (params) => {
+    box.setAttribute("aria-busy", "true");
+    const q = params ? (path.includes("?") ? "&" : "?") + new URLSearchParams(params) : "";
+    let page;
+    try { page = await api(path + q); } catch (e) { box.replaceChildren(h("p", { class: "error" }, e.message)); return; }
+    const items = Array.isArray(page) ? page : page.items;
+    box.replaceChildren(items.length ? render(items) : h("p", { class: "muted" }, empty),
+      h("div", { class: "pager" },
+        params ? h("button", { type: "button", onclick: () => load(null) }, "First page") : null,
+        page && page.next_page_params ? h("button", { type: "button", onclick: () => load(page.next_page_params) }, "Next page") : null));
+    box.removeAttribute("aria-busy");
+  };
+  load(null);
+  return box;
+}
+
+// tabs builds an accessible tab list (arrow keys move between tabs); each
+// tab's content is built on first show. The URL's #hash keeps the tab.
+export function tabs(list) {
+  const bar = h("div", { role: "tablist", class: "tabs" });
+  const panels = h("div");
+  const built = new Map();
+  const buttons = list.map(([name, build], i) => {
+    const id = name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+    const b = h("button", { type: "button", role: "tab", id: "tab-" + id, "aria-controls": "panel-" + id, "aria-selected": "false", tabindex: "-1" }, name);
+    b.addEventListener("click", () => show(i));
+    b.addEventListener("keydown", (e) => {
+      const d = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
+      if (d) { e.preventDefault(); const j = (i + d + list.length) % list.length; show(j); buttons[j].focus(); }
+    });
+    return b;
+  });
+  function show(i) {
+    buttons.forEach((b, j) => { b.setAttribute("aria-selected", String(i === j)); b.tabIndex = i === j ? 0 : -1; });
+    const id = buttons[i].id.slice(4);
+    if (!built.has(i)) {
+      const panel = h("div", { role: "tabpanel", id: "panel-" + id, "aria-labelledby": "tab-" + id, tabindex: "0" });
+      const content = list[i][1]();
+      if (content instanceof Promise) {
+        // An async builder: a placeholder until its answer.
+        panel.append(h("p", { class: "muted", role: "status" }, "Loading…"));
+        content.then((el) => panel.replaceChildren(el), (e) => panel.replaceChildren(h("p", { class: "error" }, e.message)));
+      } else panel.append(content);
+      built.set(i, panel);
+    }
+    panels.replaceChildren(built.get(i));
+    if (history.replaceState) history.replaceState(null, "", "#" + id);
+  }
+  bar.append(...buttons);
+  const want = location.hash.slice(1);
+  const start = Math.max(0, buttons.findIndex((b) => b.id === "tab-" + want));
+  show(start);
+  return h("div", {}, bar, panels);
+}
+
+export const mainEl = () => document.getElementById("main");
+
+export function render(title, ...children) {
+  document.title = title + " · Ember";
+  mainEl().replaceChildren(h("h1", {}, title), ...children);
+}

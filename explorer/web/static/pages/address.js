@@ -1,0 +1,83 @@
+// Address: balance, both spellings, counters, and tabs for transactions,
+// token transfers and balances, internal txs, logs, the coin balance
+// history, and for a contract its code, ABI, read/write methods and the
+// verification form.
+import { api, rpc, bech32Decode, h, render, fields, num, coin, bothSpellings, tabs, paged, table, units, tokenLink, addr, txLink, blockLink, ago } from "../lib.js";
+import { txCols, transferCols, internalCols, logCols, listTable } from "./lists.js";
+import { lineChart } from "../chart.js";
+import { checksum } from "../keccak.js";
+import { contractPanel } from "../contract.js";
+
+export default async function address([, id]) {
+  // An address the index has not seen (only native transfers reached it,
+  // or nothing yet) would be a 404: ask the search first, which answers
+  // an empty list instead.
+  const hex = id.startsWith("0x") || id.startsWith("0X") ? id : bech32Decode(id);
+  const known = await api("/search?q=" + encodeURIComponent(id));
+  if (!known.items.length && hex) return unindexed(hex);
+  const a = await api("/addresses/" + encodeURIComponent(id));
+  const c = await api("/addresses/" + a.hash + "/counters");
+  const base = "/addresses/" + a.hash;
+  const list = [
+    ["Transactions", () => paged(base + "/transactions", listTable(txCols), "No transactions.")],
+    ["Token transfers", () => paged(base + "/token-transfers", listTable(transferCols), "No token transfers.")],
+    ["Tokens", () => paged(base + "/token-balances", listTable(balanceCols), "No tokens.")],
+    ["Internal txns", () => paged(base + "/internal-transactions", listTable(internalCols), "No internal transactions.")],
+    ["Logs", () => paged(base + "/logs", listTable(logCols), "No logs.")],
+    ["Coin balance history", () => balanceHistory(base)],
+  ];
+  if (a.is_contract) list.unshift(["Contract", () => contractPanel(a)]);
+  if (Number(c.validations_count) > 0) list.push(["Blocks proposed", () => paged(base + "/blocks-validated", listTable(validatedCols), "None.")]);
+  render(a.is_contract ? "Contract" + (a.name ? " " + a.name : "") : "Address",
+    h("div", { class: "card" }, fields([
+      ["Address", bothSpellings(a.hash, "address"), "address"],
+      ["Balance", coin(a.coin_balance), "balance"],
+      a.token ? ["Token", tokenLink(a.token), "token"] : null,
+      a.creator_address_hash ? ["Creator", [addr(a.creator_address_hash), " in ", txLink(a.creation_transaction_hash)], "creator"] : null,
+      ["Transactions", num(c.transactions_count), "transactions-count"],
+      ["Token transfers", num(c.token_transfers_count), "token-transfers-count"],
+      ["Gas used", num(c.gas_usage_count), "gas-usage-count"],
+      Number(c.validations_count) > 0 ? ["Blocks proposed", num(c.validations_count), "validations-count"] : null,
+      ["Last balance update", a.block_number_balance_updated_at == null ? "—" : blockLink(a.block_number_balance_updated_at)],
+    ])),
+    tabs(list));
+}
+
+// unindexed shows an address without EVM activity: its balance read from
+// the node, which native (Cosmos) transfers change too.
+async function unindexed(hex) {
+  const wei = BigInt(await rpc("eth_getBalance", [hex, "latest"])).toString();
+  render("Address",
+    h("div", { class: "card" }, fields([
+      ["Address", bothSpellings(checksum(hex), "address"), "address"],
+      ["Balance", coin(wei), "balance"],
+    ])),
+    h("p", { class: "muted", "data-field": "unindexed" }, "No EVM transaction of this address is indexed; the balance is the node's."));
+}
+
+const balanceCols = [
+  ["Token", (b) => tokenLink(b.token)],
+  ["Type", (b) => b.token.type],
+  ["Balance", (b) => units(b.value, b.token.decimals ?? 0), "num"],
+  ["Token id", (b) => b.token_id == null ? "—" : h("a", { href: "/token/" + b.token.address_hash + "/instance/" + b.token_id }, "#" + b.token_id)],
+];
+
+const validatedCols = [
+  ["Block", (b) => blockLink(b.height)],
+  ["Age", (b) => ago(b.timestamp)],
+  ["Txs", (b) => num(b.transactions_count), "num"],
+];
+
+async function balanceHistory(base) {
+  const [byDay, changes] = await Promise.all([api(base + "/coin-balance-history-by-day"), api(base + "/coin-balance-history")]);
+  const points = byDay.items.map((p) => ({ x: p.date, y: Number(BigInt(p.value) / 10n ** 12n) / 1e6 }));
+  return h("div", {},
+    h("div", { class: "card" }, lineChart(points, "Balance in EMBER per day, last " + byDay.days + " days", (v) => v.toLocaleString() + " EMBER")),
+    h("h2", {}, "Balance changes"),
+    changes.items.length ? table([
+      ["Block", (x) => blockLink(x.block_number)],
+      ["Tx", (x) => x.transaction_hash ? txLink(x.transaction_hash) : "—"],
+      ["Change", (x) => (BigInt(x.delta) > 0n ? "+" : "") + units(x.delta), "num"],
+      ["Balance", (x) => coin(x.value), "num"],
+    ], changes.items) : h("p", { class: "muted" }, "No balance changes."));
+}

@@ -1,0 +1,72 @@
+// Home: search, chain stats, the daily transactions chart, and the latest
+// blocks and transactions, polled every second while the tab is visible.
+import { api, h, num, coin, ago, short, addr, txLink, blockLink, status, mainEl, gwei } from "../lib.js";
+import { lineChart } from "../chart.js";
+import { searchBox } from "../search.js";
+
+const POLL_MS = 1000;
+
+export default async function home() {
+  document.title = "Ember explorer";
+  const statsBox = h("div", { class: "grid", id: "stats", "aria-live": "polite" });
+  const chartBox = h("div", { class: "card", id: "tx-chart" });
+  const blocksBox = h("div", { id: "latest-blocks" });
+  const txsBox = h("div", { id: "latest-txs" });
+  mainEl().replaceChildren(
+    h("h1", { class: "visually-hidden" }, "Ember explorer"),
+    searchBox(),
+    statsBox,
+    h("h2", {}, "Daily transactions"), chartBox,
+    h("div", { class: "cols" },
+      h("section", { "aria-labelledby": "h-blocks" }, h("h2", { id: "h-blocks" }, "Latest blocks ", h("a", { href: "/blocks", class: "muted" }, "view all")), blocksBox),
+      h("section", { "aria-labelledby": "h-txs" }, h("h2", { id: "h-txs" }, "Latest transactions ", h("a", { href: "/txs", class: "muted" }, "view all")), txsBox)));
+
+  const [stats, chart] = await Promise.all([api("/stats"), api("/stats/charts/transactions")]);
+  showStats(statsBox, stats);
+  const points = chart.chart_data.slice().reverse().map((p) => ({ x: p.date, y: Number(p.transactions_count ?? p.transaction_count ?? 0) }));
+  chartBox.replaceChildren(lineChart(points, "Transactions per day over the last " + points.length + " days", num));
+
+  let seen = new Set(), first = true;
+  async function poll() {
+    const [blocks, txs] = await Promise.all([api("/main-page/blocks"), api("/main-page/transactions")]);
+    blocksBox.replaceChildren(blockTable(blocks, first ? null : seen));
+    txsBox.replaceChildren(txTable(txs));
+    seen = new Set(blocks.map((b) => b.height));
+    first = false;
+  }
+  await poll();
+  let busy = false;
+  setInterval(async () => {
+    if (document.hidden || busy) return;
+    busy = true;
+    try {
+      await poll();
+      showStats(statsBox, await api("/stats"));
+    } catch (e) { /* a failed poll is retried at the next tick */ } finally { busy = false; }
+  }, POLL_MS);
+}
+
+function showStats(box, s) {
+  const stat = (label, value, key) => h("div", { class: "card stat" }, h("div", { class: "label" }, label), h("div", { class: "value", "data-field": key }, value));
+  const gp = s.gas_prices || {};
+  box.replaceChildren(
+    stat("Blocks", num(s.total_blocks), "total-blocks"),
+    stat("Transactions", num(s.total_transactions), "total-transactions"),
+    stat("Addresses", num(s.total_addresses), "total-addresses"),
+    stat("Average block time", s.average_block_time == null ? "—" : (s.average_block_time / 1000).toFixed(2) + " s", "average-block-time"),
+    stat("Gas price (average)", gp.average && gp.average.price != null ? gp.average.price + " Gwei" : "—", "gas-price"),
+    stat("Transactions today", num(s.transactions_today), "transactions-today"));
+}
+
+function blockTable(blocks, seen) {
+  return h("ul", { class: "card", style: null, role: "list" }, blocks.map((b) =>
+    h("li", { class: seen && !seen.has(b.height) ? "new" : null, "data-block": b.height },
+      h("a", { href: "/block/" + b.height }, "Block " + b.height), " ",
+      h("span", { class: "muted" }, ago(b.timestamp) + " · " + b.transactions_count + " txs · proposer "), addr(b.miner))));
+}
+
+function txTable(txs) {
+  if (!txs.length) return h("p", { class: "muted" }, "No transactions yet.");
+  return h("ul", { class: "card", role: "list" }, txs.map((t) =>
+    h("li", {}, txLink(t.hash), " ", status(t), " ", h("span", { class: "muted" }, "from "), addr(t.from), h("span", { class: "muted" }, " to "), addr(t.to || t.created_contract), " ", coin(t.value))));
+}

@@ -1,0 +1,66 @@
+// The list pages' tables, shared by blocks, txs, tokens and verified
+// contracts.
+import { h, table, num, coin, ago, addr, txLink, blockLink, status, units, tokenLink, short } from "../lib.js";
+
+export const blockCols = [
+  ["Block", (b) => blockLink(b.height)],
+  ["Age", (b) => h("time", { datetime: b.timestamp, title: b.timestamp }, ago(b.timestamp))],
+  ["Txs", (b) => num(b.transactions_count), "num"],
+  ["Proposer", (b) => addr(b.miner)],
+  ["Gas used", (b) => num(b.gas_used), "num"],
+  ["Burnt fees", (b) => coin(b.burnt_fees), "num"],
+];
+
+export const txCols = [
+  ["Hash", (t) => txLink(t.hash)],
+  ["Status", (t) => status(t)],
+  ["Method", (t) => t.method ? h("code", {}, t.method) : (t.to ? "transfer" : "create")],
+  ["Block", (t) => blockLink(t.block_number)],
+  ["From", (t) => addr(t.from)],
+  ["To", (t) => t.to ? addr(t.to) : t.created_contract ? ["create ", addr(t.created_contract)] : "—"],
+  ["Value", (t) => coin(t.value), "num"],
+  ["Fee", (t) => coin(t.fee && t.fee.value), "num"],
+];
+
+export const transferCols = [
+  ["Tx", (x) => txLink(x.transaction_hash)],
+  ["Type", (x) => x.type.replace("token_", "")],
+  ["From", (x) => addr(x.from)],
+  ["To", (x) => addr(x.to)],
+  ["Token", (x) => tokenLink(x.token)],
+  ["Amount / id", (x) => transferAmount(x), "num"],
+];
+
+export function transferAmount(x) {
+  const t = x.total || {};
+  const amount = t.value != null ? units(t.value, t.decimals ?? x.token.decimals ?? 0) : null;
+  const id = t.token_id != null ? h("a", { href: "/token/" + x.token.address_hash + "/instance/" + t.token_id }, "#" + t.token_id) : null;
+  if (id && amount != null) return [amount, " of ", id];
+  return id || amount || "—";
+}
+
+export const tokenCols = [
+  ["Token", (t) => tokenLink(t)],
+  ["Type", (t) => t.type],
+  ["Address", (t) => addr(t.address_hash)],
+  ["Holders", (t) => num(t.holders_count), "num"],
+  ["Total supply", (t) => t.total_supply == null ? "—" : units(t.total_supply, t.decimals ?? 0), "num"],
+];
+
+export const internalCols = [
+  ["Tx", (x) => txLink(x.transaction_hash)],
+  ["Type", (x) => x.type],
+  ["From", (x) => addr(x.from)],
+  ["To", (x) => x.to ? addr(x.to) : x.created_contract ? ["create ", addr(x.created_contract)] : "—"],
+  ["Value", (x) => coin(x.value), "num"],
+  ["Result", (x) => x.success === false ? h("span", { class: "bad" }, x.error || "failed") : h("span", { class: "ok" }, "ok")],
+];
+
+export const logCols = [
+  ["Tx", (l) => txLink(l.transaction_hash)],
+  ["Index", (l) => l.index, "num"],
+  ["Address", (l) => addr(l.address)],
+  ["Event", (l) => l.decoded ? h("code", {}, l.decoded.method_call) : h("code", {}, short(l.topics[0] || ""))],
+];
+
+export const listTable = (cols) => (items) => table(cols, items);

@@ -1,0 +1,116 @@
+// Transaction: status and revert reason, block and confirmations, both
+// spellings of from/to, value, fee, gas, nonce, type, decoded input, the
+// summary, and tabs for logs, token transfers, the internal call tree,
+// state changes and the raw trace.
+import { api, h, render, fields, num, coin, gwei, time, bothSpellings, blockLink, status, addr, tabs, paged, table, units, short } from "../lib.js";
+import { transferCols, listTable } from "./lists.js";
+
+export default async function tx([, hash]) {
+  const t = await api("/transactions/" + hash);
+  const [summary, revert] = await Promise.all([
+    api("/transactions/" + hash + "/summary").catch(() => null),
+    t.status === "error" ? api("/transactions/" + hash + "/revert-reason").catch(() => null) : null,
+  ]);
+  const input = t.decoded_input
+    ? h("div", {}, h("code", { "data-field": "method-call" }, t.decoded_input.method_call),
+      table([["Name", (p) => p.name], ["Type", (p) => p.type], ["Value", (p) => h("span", { class: "mono hash" }, JSON.stringify(p.value).replace(/^"|"$/g, ""))]], t.decoded_input.parameters))
+    : t.method ? h("code", { "data-field": "method-call" }, t.method) : null;
+  render("Transaction",
+    h("p", { class: "mono hash", "data-field": "hash" }, t.hash),
+    summary && summary.data && summary.data.summaries.length ? h("p", { class: "card", "data-field": "summary" }, summary.data.summaries.map(sentence)) : null,
+    h("div", { class: "card" }, fields([
+      ["Status", [status(t), t.status === "error" ? h("span", { "data-field": "revert-reason" }, " ", revertText(revert)) : null]],
+      ["Block", t.block_number == null ? "pending" : blockLink(t.block_number), "block"],
+      ["Confirmations", num(t.confirmations), "confirmations"],
+      ["Timestamp", time(t.timestamp), "timestamp"],
+      ["From", bothSpellings(t.from.hash, "from"), "from"],
+      t.to ? ["To", bothSpellings(t.to.hash, "to"), "to"] : null,
+      t.created_contract ? ["Created contract", bothSpellings(t.created_contract.hash, "created"), "created"] : null,
+      ["Value", coin(t.value), "value"],
+      ["Transaction fee", coin(t.fee && t.fee.value), "fee"],
+      ["Gas price", gwei(t.gas_price), "gas-price"],
+      ["Gas used / limit", num(t.gas_used) + " / " + num(t.gas_limit), "gas"],
+      t.max_fee_per_gas != null ? ["Max fee / priority fee", gwei(t.max_fee_per_gas) + " / " + gwei(t.max_priority_fee_per_gas), "max-fees"] : null,
+      ["Burnt fee", coin(t.transaction_burnt_fee), "burnt-fee"],
+      ["Nonce", String(t.nonce), "nonce"],
+      ["Type", String(t.type) + " (" + (t.transaction_types || []).join(", ") + ")", "type"],
+      ["Position in block", t.position == null ? "—" : String(t.position), "position"],
+      input ? ["Input", input, "input"] : null,
+      ["Raw input", h("details", {}, h("summary", {}, short(t.raw_input) + " (" + (t.raw_input.length - 2) / 2 + " bytes)"), h("pre", {}, t.raw_input))],
+    ])),
+    tabs([
+      ["Logs", () => paged("/transactions/" + hash + "/logs", (items) => h("div", {}, items.map(logCard)), "No logs.")],
+      ["Token transfers", () => paged("/transactions/" + hash + "/token-transfers", listTable(transferCols), "No token transfers.")],
+      ["Internal transactions", () => callTree(hash)],
+      ["State changes", () => paged("/transactions/" + hash + "/state-changes", listTable(stateCols), "No state changes.")],
+      ["Raw trace", () => rawTrace(hash)],
+    ]));
+}
+
+function revertText(r) {
+  if (!r) return "";
+  if (r.revert_reason) return "reverted: " + r.revert_reason;
+  return r.error || "";
+}
+
+// sentence renders a summary template with its variables.
+function sentence(s) {
+  const out = h("span", {});
+  for (const part of s.summary_template.split(/(\{[a-z_]+\})/)) {
+    const m = part.match(/^\{([a-z_]+)\}$/);
+    if (!m) { out.append(part); continue; }
+    const v = s.summary_template_variables[m[1]];
+    if (!v) continue;
+    if (v.type === "address") out.append(addr(v.value));
+    else if (v.type === "token") out.append(h("a", { href: "/token/" + v.value.address_hash }, v.value.symbol || v.value.name || short(v.value.address_hash)));
+    else if (v.type === "currency") out.append(String(v.value)); // already in whole units
+    else out.append(String(v.value));
+  }
+  out.append(". ");
+  return out;
+}
+
+function logCard(l) {
+  return h("div", { class: "method" },
+    h("div", {}, "#" + l.index, " ", addr(l.address)),
+    l.decoded ? h("div", {}, h("code", {}, l.decoded.method_call),
+      table([["Name", (p) => p.name], ["Type", (p) => p.type], ["Indexed", (p) => p.indexed ? "yes" : "no"], ["Value", (p) => h("span", { class: "mono hash" }, JSON.stringify(p.value).replace(/^"|"$/g, ""))]], l.decoded.parameters)) : null,
+    h("details", {}, h("summary", {}, "Topics and data"), h("pre", {}, l.topics.filter(Boolean).map((t, i) => "topic" + i + ": " + t + "\n").join("") + "data: " + l.data)));
+}
+
+const stateCols = [
+  ["Address", (c) => addr(c.address)],
+  ["Kind", (c) => c.type === "coin" ? "EMBER" : (c.token && (c.token.symbol || c.token.name)) || "token"],
+  ["Before", (c) => c.balance_before == null ? "—" : units(c.balance_before, c.type === "coin" ? 18 : (c.token && c.token.decimals) || 0), "num"],
+  ["After", (c) => c.balance_after == null ? "—" : units(c.balance_after, c.type === "coin" ? 18 : (c.token && c.token.decimals) || 0), "num"],
+  ["Change", (c) => Array.isArray(c.change) ? c.change.map((x) => x.direction + " #" + x.total.token_id).join(", ") : units(c.change, c.type === "coin" ? 18 : (c.token && c.token.decimals) || 0), "num"],
+];
+
+// callTree nests the raw trace's frames by their traceAddress.
+async function callTree(hash) {
+  const frames = await api("/transactions/" + hash + "/raw-trace");
+  if (!frames.length) return h("p", { class: "muted" }, "No trace (the source cannot re-execute this transaction).");
+  const root = h("ul", { class: "tree", id: "call-tree", "aria-label": "Call tree" });
+  const lists = new Map([["", root]]);
+  for (const f of frames) {
+    const a = f.action, key = f.traceAddress.join(".");
+    const parent = lists.get(f.traceAddress.slice(0, -1).join(".")) || root;
+    const kind = f.type === "call" ? a.callType : f.type === "create" ? a.creationMethod || "create" : "selfdestruct";
+    const to = f.type === "create" ? (f.result && f.result.address) : f.type === "selfdestruct" ? a.refundAddress : a.to;
+    const value = a.value || a.balance;
+    const li = h("li", { "data-depth": f.traceAddress.length },
+      h("code", {}, kind), " ", addr(a.from || a.address), " → ", to ? addr(to) : "—",
+      value && BigInt(value) > 0n ? " " + units(BigInt(value).toString()) + " EMBER" : "",
+      f.error ? h("span", { class: "bad" }, " ✗ " + f.error) : "");
+    const sub = h("ul", { class: "tree" });
+    li.append(sub);
+    lists.set(key, sub);
+    parent.append(li);
+  }
+  return root;
+}
+
+async function rawTrace(hash) {
+  const frames = await api("/transactions/" + hash + "/raw-trace");
+  return h("pre", { tabindex: "0", "aria-label": "Raw trace (JSON)" }, JSON.stringify(frames, null, 2));
+}
