@@ -234,10 +234,10 @@ func readTokenInfo(ctx context.Context, c explorer.Caller, number uint64, m *exp
 		m.Type = explorer.ERC721
 	}
 	if out, err := c.Call(ctx, number, m.Address, selName); err == nil {
-		m.Name = decodeString(out)
+		m.Name = decodeString(out, maxTokenString)
 	}
 	if out, err := c.Call(ctx, number, m.Address, selSymbol); err == nil {
-		m.Symbol = decodeString(out)
+		m.Symbol = decodeString(out, maxTokenString)
 	}
 	if m.Type == explorer.ERC20 {
 		if out, err := c.Call(ctx, number, m.Address, selDecimals); err == nil && len(out) == 32 {
@@ -248,13 +248,17 @@ func readTokenInfo(ctx context.Context, c explorer.Caller, number uint64, m *exp
 	}
 }
 
-// maxTokenString bounds a name or symbol kept.
-const maxTokenString = 256
+// maxTokenString bounds a name or symbol kept; maxTokenURI a metadata URI,
+// which on-chain NFTs fill with whole data: JSON documents and images.
+const (
+	maxTokenString = 256
+	maxTokenURI    = 1 << 20
+)
 
 // decodeString reads an ABI string return value, or a bytes32 one (old
-// tokens such as MKR's), as valid UTF-8 without NULs; nil when it is
-// neither.
-func decodeString(out []byte) *string {
+// tokens such as MKR's), as valid UTF-8 without NULs, cut to max bytes;
+// nil when it is neither.
+func decodeString(out []byte, max int) *string {
 	var s string
 	switch {
 	case len(out) == 32:
@@ -273,7 +277,7 @@ func decodeString(out []byte) *string {
 		return nil
 	}
 	s = strings.ToValidUTF8(strings.ReplaceAll(s, "\x00", ""), "")
-	for len(s) > maxTokenString {
+	for len(s) > max {
 		_, size := utf8.DecodeLastRuneInString(s)
 		s = s[:len(s)-size]
 	}
@@ -293,8 +297,9 @@ func TokenURI(ctx context.Context, c explorer.Caller, number uint64, token commo
 	if err != nil {
 		return "", err
 	}
-	s := decodeString(out)
-	if s == nil || len(out) == 32 {
+	// A URI longer than maxTokenURI would be cut: useless, so refused.
+	s := decodeString(out, maxTokenURI)
+	if s == nil || len(out) == 32 || len(out) > maxTokenURI+64 {
 		return "", errBadURI
 	}
 	uri := *s

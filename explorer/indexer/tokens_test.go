@@ -60,12 +60,26 @@ func TestDecodeString(t *testing.T) {
 		want string
 	}{{abiString, "EMB"}, {bytes32, "MKR"}, {word32(1)[:31], "<nil>"}, {append(word32(32), word32(1000)...), "<nil>"}} {
 		got := "<nil>"
-		if s := decodeString(c.in); s != nil {
+		if s := decodeString(c.in, maxTokenString); s != nil {
 			got = *s
 		}
 		if got != c.want {
 			t.Fatalf("decodeString(%x) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// TestDecodeLongString: names and symbols are cut to maxTokenString bytes,
+// a metadata URI (an on-chain data: URI) is kept whole up to maxTokenURI.
+func TestDecodeLongString(t *testing.T) {
+	long := "data:application/json;base64," + strings.Repeat("QUJD", 300) // 1,229 bytes
+	padded := common.RightPadBytes([]byte(long), (len(long)+31)/32*32)
+	out := append(append(word32(32), word32(int64(len(long)))...), padded...)
+	if s := decodeString(out, maxTokenString); s == nil || *s != long[:maxTokenString] {
+		t.Fatalf("name cut: %v", s)
+	}
+	if s := decodeString(out, maxTokenURI); s == nil || *s != long {
+		t.Fatalf("URI kept whole: %v", s)
 	}
 }
 

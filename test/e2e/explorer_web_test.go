@@ -67,13 +67,14 @@ func buildWebChain(t *testing.T, n *Node) *webChain {
 
 	w.twin = n.deploy(t, w.a, erc20, w.supply)
 
-	// ERC-721 with metadata whose image is a data: URI (no network). The
-	// indexer keeps 256 bytes of a token URI, so all of it fits in that.
+	// ERC-721 with on-chain metadata (a data: URI longer than a token name
+	// may be) whose image is a data: URI too (no network).
 	nft := contracts.MustLoad("EmberMetaNFT")
 	w.nft = n.deploy(t, w.a, nft)
 	w.nftImage = `data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 1 1'><rect width='1' height='1' fill='orange'/></svg>`
 	w.nftName = "Ember One"
-	w.meta = fmt.Sprintf(`{"name":%q,"image":%q,"attributes":[{"trait_type":"color","value":"orange"}]}`, w.nftName, w.nftImage)
+	w.meta = fmt.Sprintf(`{"name":%q,"description":%q,"image":%q,"attributes":[{"trait_type":"color","value":"orange"}]}`,
+		w.nftName, strings.Repeat("Minted on an Ember dev chain. ", 10), w.nftImage)
 	mint := pack(t, nft, "mint", w.b.Address, "data:application/json,"+w.meta)
 	if r := n.WaitReceipt(t, n.send(t, w.a.Private, txOpts{To: &w.nft, Gas: 1_000_000, Data: mint}).Hash()); r.Status != 1 {
 		t.Fatal("mint with metadata failed")
