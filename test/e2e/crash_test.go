@@ -22,8 +22,9 @@ type confirmed struct {
 	number    uint64
 }
 
-// TestCrashRecovery kills the node with SIGKILL at random moments under a
-// steady stream of transfers, restarts it, and checks that nothing a client
+// TestCrashRecovery kills the node with SIGKILL (every third time stops it
+// with SIGTERM) at random moments under a steady stream of transfers,
+// restarts it, and checks that nothing a client
 // was told is lost, the chain continues from the same head, and the supply
 // adds up to genesis minus burned fees.
 func TestCrashRecovery(t *testing.T) {
@@ -58,7 +59,14 @@ func TestCrashRecovery(t *testing.T) {
 			}(i, key.Private)
 		}
 		time.Sleep(time.Duration(200+rng.Intn(1300)) * time.Millisecond)
-		n.Kill()
+		if round%3 == 2 {
+			// A clean stop mid-stream too: the validator may have signed
+			// votes of a height it had not committed, which the next
+			// start must find in the consensus WAL or stall.
+			n.Stop()
+		} else {
+			n.Kill()
+		}
 		close(stop)
 		wg.Wait()
 
@@ -191,5 +199,27 @@ func streamTransfers(eth *ethclient.Client, n *Node, key *ecdsaKey, to common.Ad
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
+	}
+}
+
+// TestStopMidBlock stops the node (SIGTERM) right after a transaction was
+// accepted, while its block is being made, and starts it again, several
+// times: the chain must go on each time. The validator may have signed
+// votes of the height it had not committed; without them (a lost consensus
+// WAL) a lone validator cannot sign that height again and the chain stalls.
+func TestStopMidBlock(t *testing.T) {
+	n := StartDev(t, "--empty-block-interval", "0")
+	to := common.HexToAddress("0x000000000000000000000000000000000000b10c")
+	for round := 0; round < 8; round++ {
+		tx := n.send(t, devKeys[6].Private, txOpts{To: &to, Value: big.NewInt(1)})
+		time.Sleep(time.Duration(round) * time.Millisecond) // different moments of the block
+		n.Stop()
+		n.Start("dev")
+		if r := n.WaitReceipt(t, tx.Hash()); r.Status != types.ReceiptStatusSuccessful {
+			t.Fatalf("round %d: tx failed", round)
+		}
+	}
+	if bal, _ := n.Eth.BalanceAt(ctx(t), to, nil); bal.Int64() != 8 {
+		t.Fatalf("recipient holds %v wei, want 8", bal)
 	}
 }
