@@ -73,6 +73,7 @@ func TestFastPathMatchesGethServer(t *testing.T) {
 		`{"jsonrpc":"2.0","id":8,"method":"eth_nope"}`,
 		`{"jsonrpc":"2.0","id":8,"method":"eth_blockNumber"} trailing`,
 	}
+	requests = append(requests, sendRawRequests(t, n)...)
 	for _, req := range requests {
 		single, batch := post(t, n, req), post(t, n, "["+req+"]")
 		want := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(batch), "["), "]")
@@ -98,4 +99,35 @@ func post(t *testing.T, n *Node, body string) string {
 		return buf.String()
 	}
 	return string(out)
+}
+
+// sendRawRequests are eth_sendRawTransaction calls whose answer does not
+// change when sent twice: refused txs, and a tx sent once here (its hash
+// checked) that both paths then answer "already known".
+func sendRawRequests(t *testing.T, n *Node) []string {
+	key := devKeys[9]
+	fresh := n.signTx(t, key.Private, txOpts{To: &common.Address{1}, Value: big.NewInt(1), Gas: 21_000})
+	raw, err := fresh.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	send := func(raw string) string {
+		return `{"jsonrpc":"2.0","id":9,"method":"eth_sendRawTransaction","params":["` + raw + `"]}`
+	}
+	if got, want := post(t, n, send(hexutil.Encode(raw))), `{"jsonrpc":"2.0","id":9,"result":"`+fresh.Hash().Hex()+`"}`; got != want {
+		t.Fatalf("send: %s, want %s", got, want)
+	}
+	n.WaitReceipt(t, fresh.Hash())
+	stale, err := n.signTx(t, key.Private, txOpts{Nonce: ptr(uint64(0)), To: &common.Address{1}, Gas: 21_000}).MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{
+		send(hexutil.Encode(raw)),   // already known / nonce too low
+		send(hexutil.Encode(stale)), // nonce too low
+		send("0x1234"),              // not a transaction
+		send("0x"),
+		send("1234"), // not hex: go-ethereum's server takes it
+		`{"jsonrpc":"2.0","id":9,"method":"eth_sendRawTransaction","params":[]}`,
+	}
 }
