@@ -94,14 +94,20 @@ func (r *report) printWrites(w io.Writer) {
 		r.printCatchUp(w, rounds)
 	}
 	if r.latency != nil {
-		cells := make([]string, len(r.kinds))
-		for i, l := range r.latency {
-			if l != nil {
-				cells[i] = fmt.Sprintf("%.1f / %.1f", ms(l.p50), ms(l.p99))
-			}
-		}
-		row(w, fmt.Sprintf("send → receipt, one tx at a time (%d txs, receipt polled every 5 ms), p50 / p99 ms", r.latencyTxs), cells)
+		r.printLatency(w, "receipt polled every 5 ms", func(l *latency) pcts { return l.polled })
+		r.printLatency(w, "receipt asked on each newHeads", func(l *latency) pcts { return l.heads })
 	}
+}
+
+func (r *report) printLatency(w io.Writer, how string, of func(*latency) pcts) {
+	cells := make([]string, len(r.kinds))
+	for i, l := range r.latency {
+		if l != nil {
+			p := of(l)
+			cells[i] = fmt.Sprintf("%.1f / %.1f", ms(p.p50), ms(p.p99))
+		}
+	}
+	row(w, fmt.Sprintf("send → receipt, one tx at a time (%d txs, %s), p50 / p99 ms", r.latencyTxs, how), cells)
 }
 
 // printCatchUp is the row of how long each explorer took to show the

@@ -77,7 +77,7 @@ func emberArgs(cmd, home, port string) []string {
 		"--explorer.enable=false", "--grpc.enable=false", "--explorer.address", "127.0.0.1:" + peer.FreePort(),
 		"--json-rpc.api", "eth,net,web3,debug",
 		"--rpc.laddr", "tcp://127.0.0.1:" + peer.FreePort(), "--p2p.laddr", "tcp://127.0.0.1:" + peer.FreePort(),
-		"--log-level", "warn"}
+		"--metrics.address", "127.0.0.1:" + peer.FreePort(), "--log-level", "warn"}
 }
 
 // emberDev creates a dev home with n prefunded accounts and runs it

@@ -64,10 +64,11 @@ func GethFrom(bin string, genesis *core.Genesis, args ...string) (*Node, error) 
 		os.RemoveAll(datadir)
 		return nil, fmt.Errorf("geth init: %v\n%s", err, out)
 	}
-	port := FreePort()
+	port, ws := FreePort(), FreePort()
 	all := append([]string{"--dev", "--datadir", datadir, "--http", "--http.addr", "127.0.0.1", "--http.port", port,
-		"--port", "0", "--authrpc.port", FreePort(), "--nodiscover", "--maxpeers", "0", "--ipcdisable", "--verbosity", "2"}, args...)
-	return launch("geth --dev", exec.Command(bin, all...), "http://127.0.0.1:"+port, datadir)
+		"--port", "0", "--authrpc.port", FreePort(), "--nodiscover", "--maxpeers", "0", "--ipcdisable", "--verbosity", "2"}, gethWS(ws)...)
+	all = append(all, args...)
+	return launch("geth --dev", exec.Command(bin, all...), "http://127.0.0.1:"+port, "ws://127.0.0.1:"+ws, datadir)
 }
 
 // BlocksEvery turns a dev home's "block as soon as transactions arrive"

@@ -25,6 +25,7 @@ import (
 type Node struct {
 	Name string
 	URL  string // JSON-RPC over HTTP
+	WS   string // JSON-RPC over WebSocket
 	// Pprof is the base URL of the node's Go profiles (emberd's
 	// --pprof.address), "" when it serves none.
 	Pprof string
@@ -107,12 +108,12 @@ func EmberDev(bin string, accounts int, explorer, profile bool, configure func(h
 	if err != nil {
 		return nil, err
 	}
-	port, explorerAddr, pprof := FreePort(), "127.0.0.1:"+FreePort(), ""
+	port, ws, explorerAddr, pprof := FreePort(), FreePort(), "127.0.0.1:"+FreePort(), ""
 	if profile {
 		pprof = "127.0.0.1:" + FreePort()
 	}
 	args := func(cmd string) []string {
-		a := emberArgs(cmd, home, port, explorer, explorerAddr)
+		a := emberArgs(cmd, home, port, ws, explorer, explorerAddr)
 		if cmd == "dev" {
 			a = append(a, "--accounts", strconv.Itoa(accounts))
 		}
@@ -121,7 +122,7 @@ func EmberDev(bin string, accounts int, explorer, profile bool, configure func(h
 		}
 		return a
 	}
-	n, err := launch("ember", exec.Command(bin, args("dev")...), "http://127.0.0.1:"+port, "")
+	n, err := launch("ember", exec.Command(bin, args("dev")...), "http://127.0.0.1:"+port, "ws://127.0.0.1:"+ws, "")
 	if err != nil || configure == nil {
 		if n != nil {
 			n.home = home
@@ -139,26 +140,27 @@ func EmberDev(bin string, accounts int, explorer, profile bool, configure func(h
 	if err := configure(home); err != nil {
 		return nil, err
 	}
-	n, err = launch("ember", exec.Command(bin, args("start")...), "http://127.0.0.1:"+port, home)
+	n, err = launch("ember", exec.Command(bin, args("start")...), "http://127.0.0.1:"+port, "ws://127.0.0.1:"+ws, home)
 	return n, err
 }
 
-func emberArgs(cmd, home, port string, explorer bool, explorerAddr string) []string {
+func emberArgs(cmd, home, port, ws string, explorer bool, explorerAddr string) []string {
 	return []string{cmd, "--home", home,
-		"--json-rpc.address", "127.0.0.1:" + port, "--json-rpc.ws-address", "127.0.0.1:" + FreePort(),
+		"--json-rpc.address", "127.0.0.1:" + port, "--json-rpc.ws-address", "127.0.0.1:" + ws,
 		"--rest.address", "127.0.0.1:" + FreePort(),
 		// Dev homes run the explorer; most comparisons with anvil/geth are
 		// of the node alone, so it is off unless asked for.
 		"--explorer.enable=" + strconv.FormatBool(explorer), "--grpc.enable=false", "--explorer.address", explorerAddr,
 		"--rpc.laddr", "tcp://127.0.0.1:" + FreePort(), "--p2p.laddr", "tcp://127.0.0.1:" + FreePort(),
-		"--log-level", "warn"}
+		"--metrics.address", "127.0.0.1:" + FreePort(), "--log-level", "warn"}
 }
 
 // EmberStart runs `emberd start` on an existing home (one Ember made, e.g.
 // a copy of a stopped node's), on free ports. Stop removes the home.
 func EmberStart(name, bin, home string) (*Node, error) {
-	port := FreePort()
-	return launch(name, exec.Command(bin, emberArgs("start", home, port, false, "127.0.0.1:"+FreePort())...), "http://127.0.0.1:"+port, home)
+	port, ws := FreePort(), FreePort()
+	return launch(name, exec.Command(bin, emberArgs("start", home, port, ws, false, "127.0.0.1:"+FreePort())...),
+		"http://127.0.0.1:"+port, "ws://127.0.0.1:"+ws, home)
 }
 
 // Home is the node's data directory ("" when it has none of its own).
@@ -181,7 +183,8 @@ func Anvil(bin string, accounts int, blockTime string) (*Node, error) {
 		args = append(args, "--block-time", blockTime)
 		name = "anvil --block-time " + blockTime
 	}
-	return launch(name, exec.Command(bin, args...), "http://127.0.0.1:"+port, "")
+	// anvil serves WebSocket on its HTTP port.
+	return launch(name, exec.Command(bin, args...), "http://127.0.0.1:"+port, "ws://127.0.0.1:"+port, "")
 }
 
 // Geth runs geth --dev (a block per transaction) with HTTP JSON-RPC.
@@ -190,21 +193,21 @@ func Geth(bin string) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	port := FreePort()
-	cmd := exec.Command(bin, "--dev", "--datadir", home, "--http", "--http.addr", "127.0.0.1", "--http.port", port,
+	port, ws := FreePort(), FreePort()
+	cmd := exec.Command(bin, append([]string{"--dev", "--datadir", home, "--http", "--http.addr", "127.0.0.1", "--http.port", port,
 		"--http.api", "eth,net,web3", "--port", "0", "--authrpc.port", FreePort(), "--verbosity", "1", "--nodiscover", "--maxpeers", "0",
-		"--ipcdisable")
-	return launch("geth --dev", cmd, "http://127.0.0.1:"+port, home)
+		"--ipcdisable"}, gethWS(ws)...)...)
+	return launch("geth --dev", cmd, "http://127.0.0.1:"+port, "ws://127.0.0.1:"+ws, home)
 }
 
 // GethDev runs geth --dev as it runs by default (an in-memory chain, the
 // dev account prefunded), with HTTP JSON-RPC, and funds the first accounts
 // of the test mnemonic from the dev account (1,000 ETH each).
 func GethDev(bin string, accounts int) (*Node, error) {
-	port := FreePort()
-	cmd := exec.Command(bin, "--dev", "--http", "--http.addr", "127.0.0.1", "--http.port", port, "--http.api", "eth,net,web3",
-		"--port", "0", "--authrpc.port", FreePort(), "--verbosity", "1", "--nodiscover", "--maxpeers", "0", "--ipcdisable")
-	n, err := launch("geth --dev", cmd, "http://127.0.0.1:"+port, "")
+	port, ws := FreePort(), FreePort()
+	cmd := exec.Command(bin, append([]string{"--dev", "--http", "--http.addr", "127.0.0.1", "--http.port", port, "--http.api", "eth,net,web3",
+		"--port", "0", "--authrpc.port", FreePort(), "--verbosity", "1", "--nodiscover", "--maxpeers", "0", "--ipcdisable"}, gethWS(ws)...)...)
+	n, err := launch("geth --dev", cmd, "http://127.0.0.1:"+port, "ws://127.0.0.1:"+ws, "")
 	if err != nil {
 		return nil, err
 	}
@@ -257,14 +260,19 @@ func fundFromDev(url string, n int) error {
 	return fmt.Errorf("funding not mined within a minute")
 }
 
-func launch(name string, cmd *exec.Cmd, url, home string) (*Node, error) {
+// gethWS are geth's flags serving eth (newHeads) over WebSocket on port.
+func gethWS(port string) []string {
+	return []string{"--ws", "--ws.addr", "127.0.0.1", "--ws.port", port, "--ws.api", "eth"}
+}
+
+func launch(name string, cmd *exec.Cmd, url, ws, home string) (*Node, error) {
 	var log bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &log, &log
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	p := &Node{Name: name, URL: url, cmd: cmd, home: home, log: &log}
+	p := &Node{Name: name, URL: url, WS: ws, cmd: cmd, home: home, log: &log}
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		if c, err := rpc.Dial(url); err == nil {
