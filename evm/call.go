@@ -42,16 +42,9 @@ func Call(ctx context.Context, cfg *params.ChainConfig, blockCtx vm.BlockContext
 		evm.SetPrecompiles(opts.Precompiles)
 	}
 
-	// Stop the interpreter when the deadline passes.
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		select {
-		case <-ctx.Done():
-			evm.Cancel()
-		case <-done:
-		}
-	}()
+	// Stop the interpreter when the deadline passes (no goroutine of its
+	// own waiting meanwhile).
+	defer context.AfterFunc(ctx, evm.Cancel)()
 	gp := core.NewGasPool(msg.GasLimit)
 	result, err := core.ApplyMessage(evm, msg, gp)
 	if err := statedb.Error(); err != nil {

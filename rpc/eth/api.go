@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"sync/atomic"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -30,6 +31,8 @@ type API struct {
 	// blocks holds encoded blocks: a committed block never changes, and
 	// encoding one with its transactions costs far more than serving it.
 	blocks *lru.SizeConstrainedCache[blockKey, json.RawMessage]
+	// lastCtx is the block context calls last ran on (blockContext).
+	lastCtx atomic.Pointer[headerContext]
 }
 
 type blockKey struct {
@@ -345,6 +348,25 @@ func (api *API) Call(ctx context.Context, args TransactionArgs, bnh *rpc.BlockNu
 	return result.Return(), result.Err
 }
 
+// blockContext is the EVM block context of header, shared by the calls on
+// the same header (the head, mostly): building one computes the blob base
+// fee in big-number math, a few percent of a light eth_call. Its big.Int
+// fields are only read (overrides replace them in the caller's copy).
+func (api *API) blockContext(header *types.Header) vm.BlockContext {
+	if last := api.lastCtx.Load(); last != nil && last.header == header {
+		return last.ctx
+	}
+	ctx := evm.BlockContext(api.b.ChainConfig(), header, api.b)
+	api.lastCtx.Store(&headerContext{header: header, ctx: ctx})
+	return ctx
+}
+
+// headerContext is a header and its EVM block context.
+type headerContext struct {
+	header *types.Header
+	ctx    vm.BlockContext
+}
+
 // callEnv is everything one call, estimate or access-list run executes in.
 type callEnv struct {
 	state       *state.StateDB
@@ -364,12 +386,14 @@ func (api *API) prepareCall(args TransactionArgs, bnh *rpc.BlockNumberOrHash, ov
 	if err != nil {
 		return nil, err
 	}
-	cfg := api.b.ChainConfig()
-	env := &callEnv{state: st, blockCtx: evm.BlockContext(cfg, header, api.b)}
+	env := &callEnv{state: st, blockCtx: api.blockContext(header)}
 	blockOverrides.applyContext(&env.blockCtx)
 	env.header = blockOverrides.applyHeader(header)
-	env.precompiles = vm.ActivePrecompiledContracts(evm.Rules(cfg, env.blockCtx.BlockNumber, env.blockCtx.Time))
 	if overrides != nil {
+		// A private copy of the precompiles, which overrides may move;
+		// without overrides the EVM takes its own (uncopied) set.
+		rules := evm.Rules(api.b.ChainConfig(), env.blockCtx.BlockNumber, env.blockCtx.Time)
+		env.precompiles = vm.ActivePrecompiledContracts(rules)
 		if err := overrides.apply(st, env.precompiles); err != nil {
 			return nil, err
 		}
