@@ -90,9 +90,6 @@ func (n *Node) startMetrics() error {
 	if n.metrics == nil {
 		return nil
 	}
-	if n.rpc != nil {
-		n.rpc.Observe(n.metrics.NewRPC(n.rpc.MethodNames()))
-	}
 	n.metrics.Head(n.store.Head().Number.Uint64())
 	srv, err := metrics.Serve(n.cfg.Metrics.Address, n.metrics, n.log.With("module", "metrics"))
 	if err != nil {

@@ -375,6 +375,10 @@ func (n *Node) startRPC() error {
 	if err != nil {
 		return err
 	}
+	if n.metrics != nil {
+		// Before Start: the serving goroutines read the observer unlocked.
+		srv.Observe(n.metrics.NewRPC(srv.MethodNames()))
+	}
 	if err := srv.Start(); err != nil {
 		return err
 	}

@@ -47,11 +47,12 @@ func TestCrashRecovery(t *testing.T) {
 	for round := 0; round < kills; round++ {
 		stop := make(chan struct{})
 		var wg sync.WaitGroup
+		eth := n.Eth // Stop and Kill clear n.Eth while the senders still use it
 		for i, key := range senders {
 			wg.Add(1)
 			go func(i int, key *ecdsaKey) {
 				defer wg.Done()
-				streamTransfers(n.Eth, n, key, recipients[i], stop, func(c confirmed) {
+				streamTransfers(eth, key, recipients[i], stop, func(c confirmed) {
 					mu.Lock()
 					seen = append(seen, c)
 					mu.Unlock()
@@ -164,7 +165,7 @@ func mustHeader(t *testing.T, n *Node, num *big.Int) *types.Header {
 
 // streamTransfers sends 1-wei transfers from key to `to` one after another,
 // reporting each receipt, until stop closes or the node goes away.
-func streamTransfers(eth *ethclient.Client, n *Node, key *ecdsaKey, to common.Address, stop <-chan struct{}, report func(confirmed)) {
+func streamTransfers(eth *ethclient.Client, key *ecdsaKey, to common.Address, stop <-chan struct{}, report func(confirmed)) {
 	c := context.Background()
 	from := crypto.PubkeyToAddress(key.PublicKey)
 	chainID, err := eth.ChainID(c)
