@@ -155,6 +155,9 @@ func (b *traceBackend) ReplaysOther(ctx context.Context, block *types.Block) (bo
 	if block.NumberU64() == 0 {
 		return false, nil
 	}
+	if err := b.n.store.CheckState(block.NumberU64() - 1); err != nil { // a trace replays on the parent's state
+		return false, err
+	}
 	raws, err := b.cometTxs(block)
 	if err != nil {
 		return false, err

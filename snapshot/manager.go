@@ -153,6 +153,7 @@ func (m *Manager) CreateAsync(src Source, height uint64) {
 	m.wg.Add(1)
 	go func() {
 		defer m.wg.Done()
+		m.log.Info("making snapshot", "height", height)
 		info, err := m.Create(ctx, src, height)
 		switch {
 		case err != nil && ctx.Err() == nil:

@@ -90,21 +90,28 @@ func storageInit(n, salt uint64) []byte {
 	return build()
 }
 
-// speedUpConsensus shortens a testnet home's commit timeout so that the
-// network reaches the test's height in CI time.
+// speedUpConsensus makes a testnet home fast enough to reach the test's
+// height in CI time: a short commit timeout, and blocks not synced to disk
+// (as dev homes do: a killed process loses nothing, only a power loss could).
 func speedUpConsensus(t *testing.T, home string) {
 	t.Helper()
-	path := filepath.Join(home, "config", "config.toml")
+	rewrite(t, filepath.Join(home, "config", "config.toml"), `(?m)^timeout_commit = ".*"$`, `timeout_commit = "10ms"`)
+	rewrite(t, filepath.Join(home, "config", "app.toml"), `(?m)^(\s*)sync = true$`, `${1}sync = false`)
+	rewrite(t, filepath.Join(home, "config", "app.toml"), `(?m)^(\s*)sync-state = true$`, `${1}sync-state = false`)
+}
+
+// rewrite replaces what pattern matches in the file at path; it must match.
+func rewrite(t *testing.T, path, pattern, repl string) {
+	t.Helper()
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	re := regexp.MustCompile(`(?m)^timeout_commit = ".*"$`)
+	re := regexp.MustCompile(pattern)
 	if !re.Match(raw) {
-		t.Fatal("config.toml has no timeout_commit")
+		t.Fatalf("%s: nothing matches %s", path, pattern)
 	}
-	raw = re.ReplaceAll(raw, []byte(`timeout_commit = "10ms"`))
-	if err := os.WriteFile(path, raw, 0o644); err != nil {
+	if err := os.WriteFile(path, re.ReplaceAll(raw, []byte(repl)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -146,6 +153,12 @@ func verifyProof(t *testing.T, root common.Hash, p proofResult) {
 		t.Fatalf("account proof of %s proves %+v, answer says %+v", p.Address, acct, p)
 	}
 	for _, sp := range p.StorageProof {
+		if p.StorageHash == types.EmptyRootHash { // no storage: nothing to prove, every slot zero
+			if len(sp.Proof) != 0 || sp.Value.ToInt().Sign() != 0 {
+				t.Fatalf("storage proof of %s (no storage) slot %x: %+v", p.Address, []byte(sp.Key), sp)
+			}
+			continue
+		}
 		v, err := trie.VerifyProof(p.StorageHash, crypto.Keccak256(common.LeftPadBytes(sp.Key, 32)), db(sp.Proof))
 		if err != nil {
 			t.Fatalf("storage proof of %s slot %x: %v", p.Address, sp.Key, err)
@@ -230,8 +243,10 @@ func TestStateSync(t *testing.T) {
 	}
 	t.Logf("%d accounts funded by %d txs by block %d in %s", syncAccounts, len(funding), fundedAt, time.Since(start).Round(time.Millisecond))
 
-	// Up to the height, with snapshots made on the way.
+	// Up to the height, with snapshots made on the way; meanwhile a
+	// validator is killed while it makes one.
 	start = time.Now()
+	t.Run("KillDuringSnapshot", func(t *testing.T) { killDuringSnapshot(t, vals[3]) })
 	for v0.height(t) < syncHeight+snapshotEvery/2 {
 		time.Sleep(time.Second)
 	}
@@ -284,7 +299,7 @@ func TestStateSync(t *testing.T) {
 		}
 		var slots []string
 		for _, s := range []uint64{0, 1, storageSlots / 2, storageSlots, storageSlots + 1} {
-			slots = append(slots, hexutil.EncodeBig(new(big.Int).SetUint64(s)))
+			slots = append(slots, common.BigToHash(new(big.Int).SetUint64(s)).Hex())
 		}
 		addrs := append([]common.Address{disperser, blockhash, devKeys[0].Address, accounts.RegistryAddress}, stores...)
 		for i := 0; i < syncAccounts; i += 997 {
@@ -419,6 +434,43 @@ func TestStateSync(t *testing.T) {
 		waitAllHeight(t, v0.height(t), n)
 		sameChainFrom(t, n.firstBlock(t), n.height(t), v0, n)
 	})
+}
+
+// killDuringSnapshot kills n (kill -9) as soon as its log says it began a
+// snapshot, up to three times until a kill lands before the snapshot is
+// complete (a .tmp directory left); restarted, the node removes it, keeps
+// committing, and its later snapshots complete.
+func killDuringSnapshot(t *testing.T, n *Node) {
+	dir := filepath.Join(n.Home, "data", "snapshots")
+	for attempt := 1; attempt <= 3; attempt++ {
+		seen := len(logLines(n.logPath, "making snapshot"))
+		deadline := time.Now().Add(2 * time.Minute)
+		for len(logLines(n.logPath, "making snapshot")) == seen {
+			if time.Now().After(deadline) {
+				t.Fatal("no snapshot begun in 2 minutes")
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+		n.Kill()
+		partial, _ := filepath.Glob(filepath.Join(dir, "*.tmp"))
+		t.Logf("attempt %d: killed after a snapshot began; partial snapshot left: %v", attempt, partial)
+		n.Start("start")
+		if left, _ := filepath.Glob(filepath.Join(dir, "*.tmp")); len(left) != 0 {
+			t.Fatalf("partial snapshot %v not removed at start", left)
+		}
+		if len(partial) > 0 {
+			if len(logLines(n.logPath, "removing partial snapshot")) == 0 {
+				t.Fatal("no log of the partial snapshot removed")
+			}
+			break
+		}
+	}
+	made := len(logLines(n.logPath, "snapshot made"))
+	h := n.height(t)
+	waitAllHeightWithin(t, h+snapshotEvery+5, 5*time.Minute, n)
+	if len(logLines(n.logPath, "snapshot made")) <= made {
+		t.Fatal("no snapshot made after the restart")
+	}
 }
 
 // firstBlock is the oldest block a node serves.
