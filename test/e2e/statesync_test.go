@@ -502,17 +502,3 @@ func sameChainFrom(t *testing.T, from, to uint64, nodes ...*Node) {
 		}
 	}
 }
-
-// waitAllHeightWithin is waitAllHeight with a longer deadline.
-func waitAllHeightWithin(t *testing.T, number uint64, within time.Duration, nodes ...*Node) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for _, n := range nodes {
-		for n.height(t) < number {
-			if time.Now().After(deadline) {
-				t.Fatalf("%s at height %d, not %d, after %s", n.Home, n.height(t), number, within)
-			}
-			time.Sleep(200 * time.Millisecond)
-		}
-	}
-}
