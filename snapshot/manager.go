@@ -144,6 +144,9 @@ type Source interface {
 func (m *Manager) CreateAsync(src Source, height uint64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if _, err := os.Stat(m.path(height)); err == nil {
+		return // made before a restart whose handshake replayed this block
+	}
 	if m.busy {
 		m.log.Info("snapshot skipped: the previous one is still being made", "height", height)
 		return
