@@ -455,13 +455,14 @@ func killDuringSnapshot(t *testing.T, n *Node) {
 		partial, _ := filepath.Glob(filepath.Join(dir, "*.tmp"))
 		t.Logf("attempt %d: killed after a snapshot began; partial snapshot left: %v", attempt, partial)
 		n.Start("start")
-		if left, _ := filepath.Glob(filepath.Join(dir, "*.tmp")); len(left) != 0 {
-			t.Fatalf("partial snapshot %v not removed at start", left)
+		// (A block CometBFT's handshake replays may begin that snapshot
+		// again: a .tmp directory now can be a new one.)
+		for _, p := range partial {
+			if len(logLines(n.logPath, "removing partial snapshot module=snapshot dir="+filepath.Base(p))) == 0 {
+				t.Fatalf("partial snapshot %s: no removal logged", p)
+			}
 		}
 		if len(partial) > 0 {
-			if len(logLines(n.logPath, "removing partial snapshot")) == 0 {
-				t.Fatal("no log of the partial snapshot removed")
-			}
 			break
 		}
 	}
