@@ -458,7 +458,7 @@ func killDuringSnapshot(t *testing.T, n *Node) {
 		// (A block CometBFT's handshake replays may begin that snapshot
 		// again: a .tmp directory now can be a new one.)
 		for _, p := range partial {
-			if len(logLines(n.logPath, "removing partial snapshot module=snapshot dir="+filepath.Base(p))) == 0 {
+			if len(logLines(n.logPath, `removing partial snapshot" module=snapshot dir=`+filepath.Base(p))) == 0 {
 				t.Fatalf("partial snapshot %s: no removal logged", p)
 			}
 		}
