@@ -303,7 +303,7 @@ func (n *Node) Start() error {
 	}
 	n.startHead = n.headNumber() // none yet when state-syncing
 	n.cosmos = cosmosBackend{n: n, comet: local.New(cmt)}
-	n.services = cosmosapi.NewRouter(func() int64 { return n.store.Head().Number.Int64() })
+	n.services = cosmosapi.NewRouter(func() int64 { return int64(n.headNumber()) })
 	cosmosapi.Register(n.services, n.cosmos)
 	n.app.SetServiceQuery(n.services.ABCIQuery)
 	n.startMempoolWorker(cmt.Mempool())
