@@ -27,6 +27,7 @@ type Info struct {
 	Chunks   uint32
 	Hash     []byte
 	Metadata []byte
+	Bytes    int64 // size of the chunks; set by Create only
 }
 
 // Manager keeps the snapshots of one node in a directory: DIR/<height>/
@@ -162,7 +163,7 @@ func (m *Manager) CreateAsync(src Source, height uint64) {
 		case err != nil && ctx.Err() == nil:
 			m.log.Error("snapshot failed", "height", height, "err", err)
 		case err == nil:
-			m.log.Info("snapshot made", "height", height, "chunks", info.Chunks)
+			m.log.Info("snapshot made", "height", height, "chunks", info.Chunks, "bytes", info.Bytes)
 		}
 		m.mu.Lock()
 		m.busy, m.cancel = false, nil
@@ -198,7 +199,7 @@ func (m *Manager) Create(ctx context.Context, src Source, height uint64) (*Info,
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		return nil, err
 	}
-	md, err := writeChunks(ctx, src, header.Number.Uint64(), header.Root, tmp)
+	md, size, err := writeChunks(ctx, src, header.Number.Uint64(), header.Root, tmp)
 	if err != nil {
 		os.RemoveAll(tmp)
 		return nil, err
@@ -216,32 +217,34 @@ func (m *Manager) Create(ctx context.Context, src Source, height uint64) (*Info,
 		return nil, err
 	}
 	m.prune()
-	return &Info{Height: height, Format: Format, Chunks: uint32(len(md.Chunks)), Hash: hashOf(raw), Metadata: raw}, nil
+	return &Info{Height: height, Format: Format, Chunks: uint32(len(md.Chunks)), Hash: hashOf(raw), Metadata: raw, Bytes: size}, nil
 }
 
 // writeChunks writes the chunk files of the snapshot at height into dir.
-func writeChunks(ctx context.Context, src Source, height uint64, root common.Hash, dir string) (*Metadata, error) {
+func writeChunks(ctx context.Context, src Source, height uint64, root common.Hash, dir string) (*Metadata, int64, error) {
 	md := &Metadata{Version: Format, Height: height, Root: root}
+	var size int64
 	c := &chunker{emit: func(chunk []byte) error {
 		md.Chunks = append(md.Chunks, sha256.Sum256(chunk))
+		size += int64(len(chunk))
 		return writeFileSync(filepath.Join(dir, chunkName(len(md.Chunks)-1)), chunk)
 	}}
 	blocks, err := src.ExportChain(height, RecentBlocks)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	for _, b := range blocks {
 		if err := c.add(record{Kind: kindBlock, A: b.Header, B: b.Body, C: b.Receipts, D: b.Comet}); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 	if err := src.ExportState(ctx, root, stateWriter{c}); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if err := c.flush(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return md, nil
+	return md, size, nil
 }
 
 // stateWriter turns the store's export into records.
