@@ -31,9 +31,11 @@ const Format uint32 = 1
 // carries: the BLOCKHASH window.
 const RecentBlocks = 256
 
-// chunkTarget is the size at which a chunk is closed after a record
-// (CometBFT's p2p messages carry up to 16 MiB); tests make it smaller.
-var chunkTarget = 4 << 20
+// chunkTarget is the size at which a chunk is closed after a record:
+// well under the 16 MiB CometBFT's p2p messages carry, and small enough
+// that its chunk fetchers (four by default) fetch from several peers at
+// once and a bad chunk costs little to fetch again. Tests make it smaller.
+var chunkTarget = 1 << 20
 
 // Record kinds.
 const (
