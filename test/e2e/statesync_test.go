@@ -280,6 +280,18 @@ func TestStateSync(t *testing.T) {
 			fmt.Sscan(m[1], &snapHeight)
 		}
 	}
+	// The state of 10,000 accounts is about 1.8 MB: more than one chunk,
+	// so chunks travel from several peers and apply in order.
+	var chunks int
+	for _, l := range logLines(synced.logPath, "restoring snapshot") {
+		if m := regexp.MustCompile(`chunks=(\d+)`).FindStringSubmatch(l); m != nil {
+			fmt.Sscan(m[1], &chunks)
+		}
+	}
+	t.Logf("restored the snapshot of block %d, %d chunks", snapHeight, chunks)
+	if chunks < 2 {
+		t.Fatalf("snapshot of %d chunks", chunks)
+	}
 	if snapHeight < syncHeight || snapHeight%snapshotEvery != 0 {
 		t.Fatalf("restored snapshot height %d (log %q)", snapHeight, logLines(synced.logPath, "snapshot"))
 	}
