@@ -49,7 +49,7 @@ type CommittedBlock struct {
 // mu the block awaiting Commit and the listeners; the pool and the store
 // lock themselves.
 type App struct {
-	abci.BaseApplication // state sync and vote extensions: not used
+	abci.BaseApplication // vote extensions: not used
 
 	store   *store.Store
 	pool    *txpool.Pool
@@ -60,7 +60,8 @@ type App struct {
 	miner   minerSettings // this node's etherbase and minimum tip
 	hooks   MempoolHooks  // changes to CometBFT's mempool, made off the ABCI goroutine
 
-	dev devState // a dev chain's queued edits and waiters (dev.go)
+	dev  devState      // a dev chain's queued edits and waiters (dev.go)
+	snap snapshotState // state-sync snapshots served and restored (snapshot.go)
 
 	captureCalls atomic.Bool            // record internal transactions (see CaptureInternalCalls)
 	chainID      atomic.Pointer[string] // CometBFT chain id, signed by native transactions

@@ -32,6 +32,9 @@ const acceptedTypes = 1<<types.LegacyTxType | 1<<types.AccessListTxType | 1<<typ
 // pool) it answers from the pool: pending stays, queued (demoted) and
 // dropped leave CometBFT's mempool.
 func (a *App) CheckTx(_ context.Context, req *abci.RequestCheckTx) (*abci.ResponseCheckTx, error) {
+	if a.store.Head() == nil { // state-syncing: no state to check against (snapshot.go)
+		return refusal(CodeInvalid, errNoState), nil
+	}
 	if devchain.IsDev(req.Tx) { // dev.go
 		return a.checkDev(req.Tx), nil
 	}

@@ -55,6 +55,9 @@ func (b *backend) AccountAt(root common.Hash, addr common.Address) (*types.State
 	return b.n.store.AccountAt(root, addr)
 }
 
+func (b *backend) StateAvailable(number uint64) error { return b.n.store.CheckState(number) }
+func (b *backend) BlockAvailable(number uint64) error { return b.n.store.CheckBlock(number) }
+
 func (b *backend) StateAt(root common.Hash) (*state.StateDB, error) {
 	return b.n.store.CachedStateAt(root)
 }

@@ -28,6 +28,7 @@ type Config struct {
 	Explorer     explorer.Config `toml:"explorer"`
 	Log          LogConfig       `toml:"log"`
 	Metrics      MetricsConfig   `toml:"metrics"`
+	StateSync    StateSyncConfig `toml:"state-sync"`
 }
 
 // RESTConfig is the native (Cosmos-style) REST server.
@@ -85,6 +86,7 @@ func DefaultConfig() Config {
 		Explorer:     explorer.DefaultConfig(),
 		Log:          LogConfig{Level: "info", CometBFTLevel: "error", Format: "text"},
 		Metrics:      MetricsConfig{Enable: false, Address: DefaultMetricsAddress},
+		StateSync:    StateSyncConfig{SnapshotKeepRecent: DefaultSnapshotKeepRecent},
 	}
 }
 

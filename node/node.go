@@ -36,6 +36,7 @@ import (
 	"github.com/emberchain/ember/rpc/personal"
 	txpoolapi "github.com/emberchain/ember/rpc/txpool"
 	"github.com/emberchain/ember/rpc/web3"
+	"github.com/emberchain/ember/snapshot"
 	"github.com/emberchain/ember/store"
 	"github.com/emberchain/ember/txpool"
 )
@@ -61,6 +62,9 @@ type Overrides struct {
 	ExplorerDB       string
 	MetricsEnable    *bool
 	MetricsAddress   string
+	// SnapshotInterval and SnapshotKeepRecent: [state-sync] (statesync.go).
+	SnapshotInterval   *uint64
+	SnapshotKeepRecent *int
 }
 
 // Node is one running emberd.
@@ -104,6 +108,8 @@ type Node struct {
 	metrics     *metrics.Metrics // nil unless [metrics] enable (metrics.go)
 	metricsSrv  *metrics.Server
 	metricsStop func() // ends the database size sampling
+
+	snapshots *snapshot.Manager // nil unless [state-sync] snapshot-interval > 0 (statesync.go)
 }
 
 // New loads the home's configuration and genesis and opens the store.
@@ -163,6 +169,14 @@ func New(home string, ov Overrides) (*Node, error) {
 		n.metrics = n.newMetrics()
 		n.app.OnCommit(n.onCommitMetrics)
 	}
+	if err := n.checkStateSync(); err != nil {
+		st.Close()
+		return nil, err
+	}
+	if err := n.openSnapshots(); err != nil {
+		st.Close()
+		return nil, err
+	}
 	return n, nil
 }
 
@@ -211,6 +225,12 @@ func (ov Overrides) apply(cfg *Config, cc *cmtcfg.Config) {
 	}
 	if ov.MetricsAddress != "" {
 		cfg.Metrics.Address = ov.MetricsAddress
+	}
+	if ov.SnapshotInterval != nil {
+		cfg.StateSync.SnapshotInterval = *ov.SnapshotInterval
+	}
+	if ov.SnapshotKeepRecent != nil {
+		cfg.StateSync.SnapshotKeepRecent = *ov.SnapshotKeepRecent
 	}
 	if ov.LogLevel != "" {
 		cfg.Log.Level = ov.LogLevel
@@ -281,9 +301,9 @@ func (n *Node) Start() error {
 	if err := n.startExplorer(); err != nil {
 		return err
 	}
-	n.startHead = n.store.Head().Number.Uint64()
+	n.startHead = n.headNumber() // none yet when state-syncing
 	n.cosmos = cosmosBackend{n: n, comet: local.New(cmt)}
-	n.services = cosmosapi.NewRouter(func() int64 { return n.store.Head().Number.Int64() })
+	n.services = cosmosapi.NewRouter(func() int64 { return int64(n.headNumber()) })
 	cosmosapi.Register(n.services, n.cosmos)
 	n.app.SetServiceQuery(n.services.ABCIQuery)
 	n.startMempoolWorker(cmt.Mempool())
@@ -293,6 +313,7 @@ func (n *Node) Start() error {
 		return fmt.Errorf("start CometBFT: %w", err)
 	}
 	n.cmt = cmt
+	n.awaitState() // statesync.go
 	if err := n.startJournal(); err != nil {
 		n.Stop()
 		return err
@@ -422,6 +443,9 @@ func (n *Node) Stop() {
 	}
 	if n.explorer != nil {
 		n.explorer.Stop() // after CometBFT: no more commits to index
+	}
+	if n.snapshots != nil {
+		n.snapshots.Close() // a snapshot being made is abandoned
 	}
 	if err := n.store.Close(); err != nil {
 		n.log.Error("close store", "err", err)

@@ -30,6 +30,9 @@ func (b cosmosBackend) StateAt(height int64) (*state.StateDB, int64, error) {
 		if height > header.Number.Int64() {
 			return nil, 0, fmt.Errorf("%w: height %d is in the future (latest is %d)", cosmosapi.ErrHeight, height, header.Number)
 		}
+		if err := b.n.store.CheckState(uint64(height)); err != nil {
+			return nil, 0, fmt.Errorf("%w: %v", cosmosapi.ErrHeight, err)
+		}
 		if header = b.n.store.HeaderByNumber(uint64(height)); header == nil {
 			return nil, 0, fmt.Errorf("%w: no block %d", cosmosapi.ErrHeight, height)
 		}

@@ -367,6 +367,7 @@ func (tn *Testnet) writeHome(n TestnetNode, genesis []byte) error {
 	cfg.Explorer.Enable = tn.Explorer
 	cfg.Explorer.Address = fmt.Sprintf("127.0.0.1:%d", n.Ports.Explorer)
 	cfg.Keyring.Backend = string(keyring.Test)
+	cfg.StateSync.SnapshotInterval = TestnetSnapshotInterval // nodes can join by state sync (testnet_statesync.go)
 	return writeAppFiles(n.Home, cfg)
 }
 

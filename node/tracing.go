@@ -88,6 +88,9 @@ func (b *traceBackend) ChainDb() ethdb.Database { return nil }
 // StateAtBlock opens the state after block. Every state is kept (archive),
 // so nothing is re-executed and there is nothing to release.
 func (b *traceBackend) StateAtBlock(_ context.Context, block *types.Block, _ *state.StateDB, _ bool, _ bool) (*state.StateDB, tracers.StateReleaseFunc, error) {
+	if err := b.n.store.CheckState(block.NumberU64()); err != nil {
+		return nil, nil, err
+	}
 	st, err := b.n.store.StateAt(block.Root())
 	if err != nil {
 		return nil, nil, fmt.Errorf("state of block %d is not available: %w", block.NumberU64(), err)
@@ -124,6 +127,9 @@ func (b *traceBackend) replay(ctx context.Context, block *types.Block, withTxs b
 	if parent == nil {
 		return nil, nil, fmt.Errorf("parent of block %d not found", block.NumberU64())
 	}
+	if err := b.n.store.CheckState(parent.Number.Uint64()); err != nil {
+		return nil, nil, err
+	}
 	st, err := b.n.store.StateAt(parent.Root)
 	if err != nil {
 		return nil, nil, fmt.Errorf("state of block %d is not available: %w", parent.Number, err)
@@ -148,6 +154,9 @@ func (b *traceBackend) replay(ctx context.Context, block *types.Block, withTxs b
 func (b *traceBackend) ReplaysOther(ctx context.Context, block *types.Block) (bool, error) {
 	if block.NumberU64() == 0 {
 		return false, nil
+	}
+	if err := b.n.store.CheckState(block.NumberU64() - 1); err != nil { // a trace replays on the parent's state
+		return false, err
 	}
 	raws, err := b.cometTxs(block)
 	if err != nil {

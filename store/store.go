@@ -53,6 +53,8 @@ type Store struct {
 	refs    *lru.Cache[uint64, blockRef]           // canonical hash and time by number
 	blocks  *blockCache                            // recent decoded blocks by hash
 	states  *stateCache                            // shared readers of recently read state roots
+
+	restored restoredFrom // where a state-synced store's data begins (statesync.go)
 }
 
 // Read cache sizes (see cache.go).
@@ -96,6 +98,10 @@ func Open(dir string, config *params.ChainConfig, opts Options) (*Store, error) 
 		}
 		s.head.Store(head)
 	}
+	if err := s.loadRestored(); err != nil { // statesync.go
+		s.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -137,6 +143,28 @@ func (s *Store) CommitBlock(block *types.Block, receipts types.Receipts, cometHa
 	}
 	batch := s.db.NewBatch()
 	hash, number := block.Hash(), block.NumberU64()
+	if err := writeBlockData(batch, block, receipts, cometHash, calls); err != nil {
+		return err
+	}
+	rawdb.WriteHeadHeaderHash(batch, hash)
+	rawdb.WriteHeadBlockHash(batch, hash)
+	if err := batch.Write(); err != nil {
+		return fmt.Errorf("write block %d: %w", number, err)
+	}
+	if !s.noSync {
+		if err := s.kv.SyncKeyValue(); err != nil {
+			return fmt.Errorf("sync block %d: %w", number, err)
+		}
+	}
+	s.setHead(block.Header())
+	return nil
+}
+
+// writeBlockData writes everything the store keeps of one block but its
+// state and the head pointers: header, body, receipts, canonical hash, tx
+// lookups, CometBFT hash, senders, internal calls and log index.
+func writeBlockData(batch ethdb.Batch, block *types.Block, receipts types.Receipts, cometHash []byte, calls [][]CallFrame) error {
+	hash, number := block.Hash(), block.NumberU64()
 	rawdb.WriteBlock(batch, block)
 	rawdb.WriteReceipts(batch, hash, number, receipts)
 	rawdb.WriteCanonicalHash(batch, hash, number)
@@ -151,17 +179,6 @@ func (s *Store) CommitBlock(block *types.Block, receipts types.Receipts, cometHa
 	if err := writeLogIndex(batch, number, receipts); err != nil {
 		return fmt.Errorf("index logs of block %d: %w", number, err)
 	}
-	rawdb.WriteHeadHeaderHash(batch, hash)
-	rawdb.WriteHeadBlockHash(batch, hash)
-	if err := batch.Write(); err != nil {
-		return fmt.Errorf("write block %d: %w", number, err)
-	}
-	if !s.noSync {
-		if err := s.kv.SyncKeyValue(); err != nil {
-			return fmt.Errorf("sync block %d: %w", number, err)
-		}
-	}
-	s.setHead(block.Header())
 	return nil
 }
 

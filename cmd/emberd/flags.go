@@ -39,6 +39,8 @@ type nodeFlags struct {
 	pprof        string
 	metricsOn    bool
 	metricsAddr  string
+	snapEvery    uint64
+	snapKeep     int
 }
 
 func (f *nodeFlags) register(cmd *cobra.Command) {
@@ -58,6 +60,8 @@ func (f *nodeFlags) register(cmd *cobra.Command) {
 	fs.StringVar(&f.explorerDB, "explorer.db", "", "explorer database: a postgres:// DSN, or empty for SQLite at <home>/data/explorer.db")
 	fs.BoolVar(&f.metricsOn, "metrics.enable", false, "serve Prometheus metrics (Ember's ember_* and CometBFT's cometbft_*) at http://ADDRESS/metrics (default from app.toml [metrics] enable: false; on in emberd dev)")
 	fs.StringVar(&f.metricsAddr, "metrics.address", "", "Prometheus metrics listen address (default from app.toml: 127.0.0.1:26660, CometBFT's metrics port)")
+	fs.Uint64Var(&f.snapEvery, "state-sync.snapshot-interval", 0, "make a state-sync snapshot every N blocks and serve them to joining nodes; 0 = none (default from app.toml [state-sync]: 0; testnet homes 100)")
+	fs.IntVar(&f.snapKeep, "state-sync.snapshot-keep-recent", 0, "snapshots kept, the oldest deleted (default from app.toml [state-sync]: 2)")
 	fs.StringVar(&f.keyring, "keyring-backend", "", "keyring the node serves to eth_accounts, eth_sign* and personal: test or file (default from app.toml [keyring] backend)")
 	fs.StringVar(&f.minGas, "minimum-gas-prices", "", "lowest tip per gas (legacy gas price) admitted, in aember = wei, e.g. 1000000000aember; fixes it: miner_setGasPrice is then ignored (default from app.toml: 0aember)")
 	fs.StringVar(&f.pprof, "pprof.address", "", "serve Go's CPU, heap and goroutine profiles at http://ADDRESS/debug/pprof/ (off when empty; keep it on 127.0.0.1)")
@@ -81,6 +85,12 @@ func (f *nodeFlags) overrides(cmd *cobra.Command) node.Overrides {
 	}
 	if cmd.Flags().Changed("metrics.enable") {
 		ov.MetricsEnable = &f.metricsOn
+	}
+	if cmd.Flags().Changed("state-sync.snapshot-interval") {
+		ov.SnapshotInterval = &f.snapEvery
+	}
+	if cmd.Flags().Changed("state-sync.snapshot-keep-recent") {
+		ov.SnapshotKeepRecent = &f.snapKeep
 	}
 	if cmd.Flags().Changed("explorer.enable") {
 		ov.ExplorerEnable = &f.explorerOn

@@ -78,21 +78,33 @@ The validators are each other's persistent peers. DIR/README lists the ports.`,
 }
 
 func testnetAddNodeCmd() *cobra.Command {
-	return &cobra.Command{
+	var stateSync bool
+	cmd := &cobra.Command{
 		Use:   "add-node DIR",
-		Short: "Add a full (non-validator) node home to a testnet; started, it block-syncs from genesis",
-		Args:  cobra.ExactArgs(1),
+		Short: "Add a full (non-validator) node home to a testnet; started, it block-syncs from genesis (or state-syncs with --state-sync)",
+		Long: `Add a full (non-validator) node home to a testnet. Started, it block-syncs from genesis.
+With --state-sync the testnet must be running: the new home's config.toml enables CometBFT
+state sync, trusting the latest block a validator reports now; started, the node restores the
+newest snapshot the validators serve (every [state-sync] snapshot-interval blocks, 100 in
+testnet homes) and block-syncs from there.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := node.AddTestnetNode(args[0])
+			add, how := node.AddTestnetNode, "full node"
+			if stateSync {
+				add, how = node.AddStateSyncNode, "full node, joins by state sync"
+			}
+			n, err := add(args[0])
 			if err != nil {
 				return err
 			}
 			p := n.Ports
-			fmt.Fprintf(cmd.OutOrStdout(), "Added %s (full node) at %s\n  p2p %d  cometbft-rpc %d  json-rpc %d  ws %d  rest %d  grpc %d  explorer %d\n  start it: emberd start --home %s\n",
-				n.Name, n.Home, p.P2P, p.RPC, p.JSONRPC, p.WS, p.REST, p.GRPC, p.Explorer, n.Home)
+			fmt.Fprintf(cmd.OutOrStdout(), "Added %s (%s) at %s\n  p2p %d  cometbft-rpc %d  json-rpc %d  ws %d  rest %d  grpc %d  explorer %d\n  start it: emberd start --home %s\n",
+				n.Name, how, n.Home, p.P2P, p.RPC, p.JSONRPC, p.WS, p.REST, p.GRPC, p.Explorer, n.Home)
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&stateSync, "state-sync", false, "join by CometBFT state sync from a snapshot the running validators serve, not from genesis")
+	return cmd
 }
 
 func testnetStartCmd() *cobra.Command {

@@ -86,6 +86,9 @@ func (api *API) headerOf(bnh rpc.BlockNumberOrHash) (*types.Header, error) {
 	number, _ := bnh.Number()
 	h := api.headerByNumber(number)
 	if h == nil {
+		if err := api.missingBlock(number); err != nil { // available.go
+			return nil, err
+		}
 		return nil, errHeaderNotFound
 	}
 	return h, nil
@@ -111,6 +114,9 @@ func (api *API) stateAt(bnh rpc.BlockNumberOrHash) (*state.StateDB, *types.Heade
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := api.b.StateAvailable(h.Number.Uint64()); err != nil {
+		return nil, nil, err
+	}
 	st, err := api.b.StateAt(h.Root)
 	if err != nil {
 		return nil, nil, fmt.Errorf("state of block %d is not available: %w", h.Number, err)
@@ -124,6 +130,9 @@ func (api *API) stateAt(bnh rpc.BlockNumberOrHash) (*state.StateDB, *types.Heade
 func (api *API) accountAt(bnh rpc.BlockNumberOrHash, address common.Address) (*types.StateAccount, error) {
 	h, err := api.headerOf(bnh)
 	if err != nil {
+		return nil, err
+	}
+	if err := api.b.StateAvailable(h.Number.Uint64()); err != nil {
 		return nil, err
 	}
 	acct, err := api.b.AccountAt(h.Root, address)
@@ -228,7 +237,7 @@ func (api *API) GetStorageValues(requests map[common.Address][]string, bnh *rpc.
 func (api *API) GetBlockByNumber(number rpc.BlockNumber, fullTx bool) (json.RawMessage, error) {
 	h := api.headerByNumber(number)
 	if h == nil {
-		return nil, nil
+		return nil, api.missingBlock(number) // available.go
 	}
 	return api.marshalBlockAt(h.Hash(), fullTx)
 }

@@ -34,6 +34,11 @@ type Backend interface {
 	// AccountAt is one account of that state (nil when it has none),
 	// read without a StateDB.
 	AccountAt(root common.Hash, addr common.Address) (*types.StateAccount, error)
+	// StateAvailable and BlockAvailable answer an error naming the oldest
+	// available height when this node does not hold the state or the block
+	// at number (state-synced or pruned), nil otherwise.
+	StateAvailable(number uint64) error
+	BlockAvailable(number uint64) error
 
 	// PendingTransaction returns a tx waiting in the pool.
 	PendingTransaction(hash common.Hash) *types.Transaction

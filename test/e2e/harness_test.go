@@ -166,6 +166,14 @@ func (n *Node) Start(command string) {
 }
 
 func (n *Node) start(command string) error {
+	if err := n.spawn(command); err != nil {
+		return err
+	}
+	return n.waitRPC()
+}
+
+// spawn runs `emberd <command> --home` on the node's ports without waiting.
+func (n *Node) spawn(command string) error {
 	args := []string{command, "--home", n.Home,
 		"--json-rpc.address", n.HTTP, "--json-rpc.ws-address", n.WS,
 		"--rpc.laddr", "tcp://" + n.CometRPC, "--p2p.laddr", "tcp://" + n.p2p,
@@ -194,7 +202,11 @@ func (n *Node) start(command string) error {
 		logf.Close()
 		close(done)
 	}(n.cmd, n.done)
+	return nil
+}
 
+// waitRPC waits until the started process answers JSON-RPC.
+func (n *Node) waitRPC() error {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		c, err := rpc.Dial("http://" + n.HTTP)

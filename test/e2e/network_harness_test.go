@@ -162,11 +162,17 @@ func (n *Node) height(t *testing.T) uint64 {
 // waitAllHeight waits until every node's head reaches number.
 func waitAllHeight(t *testing.T, number uint64, nodes ...*Node) {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
+	waitAllHeightWithin(t, number, 60*time.Second, nodes...)
+}
+
+// waitAllHeightWithin is waitAllHeight with another deadline.
+func waitAllHeightWithin(t *testing.T, number uint64, within time.Duration, nodes ...*Node) {
+	t.Helper()
+	deadline := time.Now().Add(within)
 	for _, n := range nodes {
 		for n.height(t) < number {
 			if time.Now().After(deadline) {
-				t.Fatalf("%s at height %d, not %d, after 60s", n.Home, n.height(t), number)
+				t.Fatalf("%s at height %d, not %d, after %s", n.Home, n.height(t), number, within)
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
