@@ -14,6 +14,7 @@ type SourceBlock struct {
 	Receipts types.Receipts   // one per transaction, derived fields filled in
 	Senders  []common.Address // one per transaction
 	Internal [][]InternalCall // internal calls of each transaction; nil when none or not available
+	Native   []NativeTx       // native transactions of the CometBFT block (hash, position, sender, messages, result); nil when none or not available
 }
 
 // PendingTx is a transaction waiting in the node's pool.

@@ -20,6 +20,7 @@ type IndexedBlock struct {
 	Touched     []Touched // every address the block touched, once each
 	Contract    []Creation
 	InternalTxs []InternalTx // internal transactions
+	Native      []NativeTx   // native (Cosmos) transactions
 
 	// Tokens: the block's token transfers, and what calls told of its tokens.
 	TokenTransfers []TokenTransfer
@@ -84,6 +85,7 @@ type Store interface {
 	InternalTxStore
 	TokenStore
 	ContractStore // verified contracts (store_contracts.go)
+	NativeStore   // native transactions (native.go)
 	// IndexedHeight is the last block WriteBlocks recorded; ok is false
 	// before the first.
 	IndexedHeight(ctx context.Context) (height uint64, ok bool, err error)

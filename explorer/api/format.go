@@ -156,7 +156,7 @@ func baseTxJSON(hash common.Hash, from common.Address, to *common.Address, value
 		Value:          value.String(),
 		GasLimit:       u64(gas),
 		Nonce:          nonce,
-		Type:           typ,
+		Type:           &typ,
 		RawInput:       hexutil.Encode(input),
 		Method:         method(input),
 		MaxFee:         dec(maxFee),

@@ -126,7 +126,8 @@ type txItem struct {
 	IsPendingUpdate      bool            `json:"is_pending_update"`
 	MaxFee               *string         `json:"max_fee_per_gas"`
 	MaxTip               *string         `json:"max_priority_fee_per_gas"`
-	Method               *string         `json:"method"` // function name when known, else the 0x selector
+	Method               *string         `json:"method"`           // function name when known, else the 0x selector
+	Native               *nativeInfo     `json:"native,omitempty"` // native (Cosmos) transactions only (native.go)
 	Nonce                uint64          `json:"nonce"`
 	Position             *int            `json:"position"`
 	PriorityFee          *string         `json:"priority_fee"`
@@ -141,7 +142,7 @@ type txItem struct {
 	BurntFee             *string         `json:"transaction_burnt_fee"`
 	TxTag                null            `json:"transaction_tag"`
 	TxTypes              []string        `json:"transaction_types"`
-	Type                 uint8           `json:"type"`
+	Type                 *uint8          `json:"type"` // null for a native transaction
 	Value                string          `json:"value"`
 }
 

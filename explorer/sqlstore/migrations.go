@@ -119,6 +119,7 @@ CREATE TABLE counters (
 	tokensMigration,      // tokens, token transfers, holders, NFT instances (migrations_tokens.go)
 	internalTxsMigration, // internal transactions (migrations_internal.go)
 	contractsMigration,   // verified contracts and their sources (migrations_contracts.go)
+	nativeTxsMigration,   // native (Cosmos) transactions (native.go)
 }
 
 // migrate brings the schema up to date.

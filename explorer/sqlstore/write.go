@@ -76,6 +76,9 @@ func (s *Store) WriteBlocks(ctx context.Context, blocks []*explorer.IndexedBlock
 			if err := w.internalTxs(b); err != nil { // write_internal.go
 				return fmt.Errorf("index block %d internal transactions: %w", n, err)
 			}
+			if err := w.nativeTxs(b); err != nil { // native.go
+				return fmt.Errorf("index block %d native transactions: %w", n, err)
+			}
 			if err := w.crashPoint(n); err != nil { // crash.go: tests only
 				return err
 			}

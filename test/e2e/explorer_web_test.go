@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	cmted25519 "github.com/cometbft/cometbft/crypto/ed25519"
+	coretypes "github.com/cometbft/cometbft/rpc/core/types"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -41,6 +42,8 @@ type webChain struct {
 	transfer                *types.Receipt // the last tx: an ERC-20 transfer (the click path's)
 	twin                    common.Address // the ERC-20's code again, left unverified (the verify form's)
 	nativeAmount            *big.Int
+	nativeSend, nativeStake *coretypes.ResultTx // the bank send and the create-validator, as CometBFT answers them
+	nativeFee               *big.Int            // each one's fee
 	validatorOp             common.Address // created by a native MsgCreateValidator
 	validatorCons           string         // its CometBFT address (hex, as /validators spells it)
 	nftImage, nftName, meta string
@@ -94,15 +97,15 @@ func buildWebChain(t *testing.T, n *Node) *webChain {
 
 	// Native: a bank send and a new validator.
 	w.nativeAmount = big.NewInt(123_456_789)
-	raw, _ := signNative(t, n, devKeys[1].Private, nativeB.Send(devKeys[1].Address, w.nativeTo, w.nativeAmount))
-	if r := deliver(t, n, raw); r.TxResult.Code != 0 {
-		t.Fatalf("MsgSend: %d %s", r.TxResult.Code, r.TxResult.Log)
+	raw, fee := signNative(t, n, devKeys[1].Private, nativeB.Send(devKeys[1].Address, w.nativeTo, w.nativeAmount))
+	if w.nativeSend, w.nativeFee = deliver(t, n, raw), fee; w.nativeSend.TxResult.Code != 0 {
+		t.Fatalf("MsgSend: %d %s", w.nativeSend.TxResult.Code, w.nativeSend.TxResult.Log)
 	}
 	cons := cmted25519.GenPrivKey().PubKey()
 	w.validatorOp, w.validatorCons = devKeys[3].Address, cons.Address().String()
 	raw, _ = signNative(t, n, devKeys[3].Private, nativeB.CreateValidator(w.validatorOp, cons.Bytes(), "web-fresh", e18))
-	if r := deliver(t, n, raw); r.TxResult.Code != 0 {
-		t.Fatalf("create-validator: %d %s", r.TxResult.Code, r.TxResult.Log)
+	if w.nativeStake = deliver(t, n, raw); w.nativeStake.TxResult.Code != 0 {
+		t.Fatalf("create-validator: %d %s", w.nativeStake.TxResult.Code, w.nativeStake.TxResult.Log)
 	}
 	waitCometValidators(t, n, "the new validator", func(v map[string]int64) bool { return v[w.validatorCons] == 1 })
 
@@ -302,6 +305,61 @@ func checkWebTxs(t *testing.T, n *Node, br *browser, base string, w *webChain, h
 	br.run(t, "raw trace tab", chromedp.Click(chromedp.CSS("#tab-raw-trace")), chromedp.WaitVisible(chromedp.CSS("#panel-raw-trace pre")))
 	br.shot(t, "tx-internal")
 	br.noErrors(t, "tx internal")
+
+	checkWebNative(t, br, base, w, head)
+}
+
+// checkWebNative opens the native bank send and create-validator by their
+// CometBFT hashes: their messages with exact amounts, and the outcome
+// CometBFT reported; then finds them in their block's and their signer's
+// native transactions tabs.
+func checkWebNative(t *testing.T, br *browser, base string, w *webChain, head uint64) {
+	send, stake := w.nativeSend, w.nativeStake
+	operator, err := accounts.NewPrefixes("ember").Encode(accounts.KindValidator, w.validatorOp[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		res  *coretypes.ResultTx
+		from common.Address
+		want map[string]string // data-field → text, inside the first message
+	}{
+		{send, devKeys[1].Address, map[string]string{"msg-type": "/cosmos.bank.v1beta1.MsgSend", "msg-amount": coinText(w.nativeAmount),
+			"msg-to-hex": w.nativeTo.Hex(), "msg-to-bech32": accounts.Bech32("ember", w.nativeTo)}},
+		{stake, w.validatorOp, map[string]string{"msg-type": "/cosmos.staking.v1beta1.MsgCreateValidator", "msg-amount": coinText(e18),
+			"msg-moniker": "web-fresh", "msg-operator": operator}},
+	} {
+		hash := "0x" + strings.ToLower(c.res.Hash.String())
+		br.open(t, base+"/tx/"+hash)
+		br.expect(t, `[data-field="hash"]`, hash)
+		br.expect(t, `[data-field="status"]`, "Success")
+		br.expect(t, `[data-field="block"]`, strconv.FormatInt(c.res.Height, 10))
+		br.expect(t, `[data-field="confirmations"]`, grouped(head-uint64(c.res.Height)+1))
+		br.expect(t, `[data-field="from-hex"]`, c.from.Hex())
+		br.expect(t, `[data-field="fee"]`, coinText(w.nativeFee))
+		br.expect(t, `[data-field="gas"]`, grouped(uint64(c.res.TxResult.GasUsed))+" / "+grouped(uint64(c.res.TxResult.GasWanted)))
+		br.expect(t, `[data-field="position"]`, strconv.FormatUint(uint64(c.res.Index), 10))
+		for field, want := range c.want {
+			br.expect(t, `[data-msg="0"] [data-field="`+field+`"]`, want)
+		}
+		br.noErrors(t, "native tx "+hash)
+	}
+	br.shot(t, "tx-native")
+
+	hash := "0x" + strings.ToLower(send.Hash.String())
+	br.open(t, fmt.Sprintf("%s/block/%d#native-transactions", base, send.Height))
+	br.run(t, "native tab", chromedp.Click(chromedp.CSS("#tab-native-transactions")))
+	br.expect(t, `#panel-native-transactions tbody td:nth-child(3)`, "MsgSend")
+	if got := br.attrs(t, `#panel-native-transactions tbody a[href^="/tx/"]`, "href"); len(got) != 1 || got[0] != "/tx/"+hash {
+		t.Errorf("block %d native txs link %v, want [/tx/%s]", send.Height, got, hash)
+	}
+	br.open(t, base+"/address/"+w.nativeTo.Hex())
+	br.run(t, "address native tab", chromedp.Click(chromedp.CSS("#tab-native-txns")))
+	if got := br.attrs(t, `#panel-native-txns tbody a[href^="/tx/"]`, "href"); len(got) != 1 || got[0] != "/tx/"+hash {
+		t.Errorf("recipient's native txs %v, want [/tx/%s]", got, hash)
+	}
+	br.expect(t, `#panel-native-txns tbody td.num`, coinText(w.nativeAmount))
+	br.noErrors(t, "native lists")
 }
 
 func checkWebAddresses(t *testing.T, n *Node, br *browser, base string, w *webChain) {

@@ -1,7 +1,7 @@
 // Block: header fields, proposer, gas, fees, previous/next, its
-// transactions and internal transactions.
+// transactions, internal transactions and native (Cosmos) transactions.
 import { api, h, render, fields, num, coin, gwei, time, bothSpellings, blockLink, paged, tabs } from "../lib.js";
-import { txCols, internalCols, listTable } from "./lists.js";
+import { txCols, internalCols, nativeCols, listTable } from "./lists.js";
 
 export default async function block([, id]) {
   const b = await api("/blocks/" + encodeURIComponent(id));
@@ -35,5 +35,6 @@ export default async function block([, id]) {
     tabs([
       ["Transactions", () => paged("/blocks/" + b.height + "/transactions", listTable(txCols), "No transactions in this block.")],
       ["Internal transactions", () => paged("/blocks/" + b.height + "/internal-transactions", listTable(internalCols), "No internal transactions.")],
+      ["Native transactions", () => paged("/blocks/" + b.height + "/native-transactions", listTable(nativeCols), "No native transactions in this block.")],
     ]));
 }
