@@ -44,8 +44,8 @@ type webChain struct {
 	nativeAmount            *big.Int
 	nativeSend, nativeStake *coretypes.ResultTx // the bank send and the create-validator, as CometBFT answers them
 	nativeFee               *big.Int            // each one's fee
-	validatorOp             common.Address // created by a native MsgCreateValidator
-	validatorCons           string         // its CometBFT address (hex, as /validators spells it)
+	validatorOp             common.Address      // created by a native MsgCreateValidator
+	validatorCons           string              // its CometBFT address (hex, as /validators spells it)
 	nftImage, nftName, meta string
 }
 
