@@ -78,6 +78,7 @@ type blockItem struct {
 	BaseFee             *string     `json:"base_fee_per_gas"`
 	BurntFees           string      `json:"burnt_fees"`
 	BurntFeesPercentage float64     `json:"burnt_fees_percentage"`
+	CometBFTHash        string      `json:"cometbft_hash,omitempty"` // Ember's: the CometBFT block hash, uppercase hex as CometBFT spells it; absent when unknown
 	Difficulty          string      `json:"difficulty"`
 	ExtraData           string      `json:"extra_data"`
 	GasLimit            string      `json:"gas_limit"`

@@ -23,7 +23,7 @@ func Convert(sb *explorer.SourceBlock) (*explorer.IndexedBlock, error) {
 		Number: b.NumberU64(), Hash: b.Hash(), ParentHash: h.ParentHash, Miner: h.Coinbase, Time: h.Time,
 		GasUsed: h.GasUsed, GasLimit: h.GasLimit, BaseFee: copyBig(h.BaseFee), Size: b.Size(), TxCount: len(txs),
 		StateRoot: h.Root, ExtraData: h.Extra, Nonce: h.Nonce.Uint64(), Difficulty: orZero(h.Difficulty),
-		BurntFees: new(big.Int), PriorityFee: new(big.Int), TxFees: new(big.Int),
+		BurntFees: new(big.Int), PriorityFee: new(big.Int), TxFees: new(big.Int), CometHash: sb.CometHash,
 	}}
 	for i, tx := range txs {
 		r := sb.Receipts[i]

@@ -127,7 +127,8 @@ func (s *NodeSource) Block(_ context.Context, number uint64) (*explorer.SourceBl
 	if err != nil {
 		return nil, err
 	}
-	return &explorer.SourceBlock{Block: b, Receipts: receipts, Senders: senders, Internal: internal, Native: natives}, nil
+	return &explorer.SourceBlock{Block: b, Receipts: receipts, Senders: senders, Internal: internal, Native: natives,
+		CometHash: s.st.CometHash(number)}, nil
 }
 
 // senders are those the app published for block b while it is kept

@@ -120,6 +120,9 @@ CREATE TABLE counters (
 	internalTxsMigration, // internal transactions (migrations_internal.go)
 	contractsMigration,   // verified contracts and their sources (migrations_contracts.go)
 	nativeTxsMigration,   // native (Cosmos) transactions (native.go)
+	// 6: the CometBFT block hash beside the EVM one; NULL for blocks
+	// indexed before, and from sources that do not know it.
+	`ALTER TABLE blocks ADD COLUMN comet_hash TEXT;`,
 }
 
 // migrate brings the schema up to date.

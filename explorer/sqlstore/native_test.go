@@ -29,6 +29,8 @@ func withNative(b *explorer.IndexedBlock) *explorer.IndexedBlock {
 	return b
 }
 
+// TestNativeTxs writes and reads native transactions, and the CometBFT
+// block hash beside the EVM one.
 func TestNativeTxs(t *testing.T) {
 	eachEngine(t, func(t *testing.T, dsn string) {
 		s := openTest(t, dsn)
@@ -37,8 +39,16 @@ func TestNativeTxs(t *testing.T) {
 		for n := uint64(1); n <= 4; n++ {
 			blocks = append(blocks, withNative(testBlock(n, 1)))
 		}
+		blocks[1].Block.CometHash = common.FromHex("0xC0FFEE00112233445566778899AABBCCDDEEFF00112233445566778899AABBCC")
 		if err := s.WriteBlocks(ctx, blocks); err != nil {
 			t.Fatal(err)
+		}
+		// The CometBFT block hash beside the EVM one; NULL stays nil.
+		for n, want := range map[uint64][]byte{1: nil, 2: blocks[1].Block.CometHash} {
+			b, err := s.Block(ctx, n)
+			if err != nil || !reflect.DeepEqual(b.CometHash, want) {
+				t.Fatalf("block %d comet hash %x (%v), want %x", n, b.CometHash, err, want)
+			}
 		}
 		want := blocks[2].Native[1] // block 3's failed delegation: 2^256-1 wei
 		got, err := s.NativeTx(ctx, want.Hash)

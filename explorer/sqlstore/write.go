@@ -123,7 +123,7 @@ func newWriter(ctx context.Context, tx *sql.Tx, s *Store) *writer {
 	return &writer{
 		ctx: ctx, tx: tx, s: s,
 		blockRows: newRowBuffer(`INSERT INTO blocks (number, hash, parent_hash, miner, timestamp, gas_used, gas_limit,
-			base_fee, size, tx_count, state_root, extra_data, nonce, difficulty, burnt_fees, priority_fee, tx_fees)`, 17),
+			base_fee, size, tx_count, state_root, extra_data, nonce, difficulty, burnt_fees, priority_fee, tx_fees, comet_hash)`, 18),
 		txRows: newRowBuffer(`INSERT INTO transactions (hash, block_number, tx_index, block_hash, timestamp, from_addr,
 			to_addr, created_contract, value, gas, gas_used, gas_price, max_fee, max_tip, base_fee, nonce, type, status,
 			input, method_id, fee, burnt_fee)`, 22),
@@ -267,7 +267,8 @@ func (w *writer) block(b *explorer.IndexedBlock) error {
 	err := w.insert(&w.blockRows,
 		int64(k.Number), key(k.Hash[:]), key(k.ParentHash[:]), addrKey(k.Miner), int64(k.Time), int64(k.GasUsed),
 		int64(k.GasLimit), w.wei(k.BaseFee), int64(k.Size), k.TxCount, key(k.StateRoot[:]), nonNil(k.ExtraData),
-		fmt.Sprintf("0x%016x", k.Nonce), w.wei(k.Difficulty), w.wei(k.BurntFees), w.wei(k.PriorityFee), w.wei(k.TxFees))
+		fmt.Sprintf("0x%016x", k.Nonce), w.wei(k.Difficulty), w.wei(k.BurntFees), w.wei(k.PriorityFee), w.wei(k.TxFees),
+		optBytes(k.CometHash))
 	if err != nil {
 		return err
 	}
@@ -290,6 +291,14 @@ func nonNil(b []byte) []byte {
 		return []byte{}
 	}
 	return b
+}
+
+// optBytes is b as stored hex, or NULL when b is nil.
+func optBytes(b []byte) any {
+	if b == nil {
+		return nil
+	}
+	return key(b)
 }
 
 func optAddr(a *common.Address) any {

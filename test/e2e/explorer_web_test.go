@@ -193,10 +193,16 @@ func checkWebBlock(t *testing.T, n *Node, br *browser, base string, number *big.
 	if err != nil {
 		t.Fatal(err)
 	}
+	height := number.Int64()
+	cmt, err := n.cometClient(t).Block(ctx(t), &height) // the CometBFT block hash, as CometBFT's RPC spells it
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, id := range []string{number.String(), blk.Hash().Hex()} {
 		br.open(t, base+"/block/"+id)
 		br.expect(t, `[data-field="height"]`, number.String())
 		br.expect(t, `[data-field="hash"]`, blk.Hash().Hex())
+		br.expect(t, `[data-field="cometbft-hash"]`, cmt.BlockID.Hash.String())
 		br.expect(t, `[data-field="parent-hash"]`, blk.ParentHash().Hex())
 		br.expect(t, `[data-field="transactions-count"]`, strconv.Itoa(len(blk.Transactions())))
 		br.expect(t, `[data-field="miner-hex"]`, blk.Coinbase().Hex())

@@ -17,6 +17,7 @@ export default async function block([, id]) {
     h("div", { class: "card" }, fields([
       ["Height", String(b.height), "height"],
       ["Hash", h("span", { class: "mono hash" }, b.hash), "hash"],
+      b.cometbft_hash ? ["CometBFT block hash", h("span", { class: "mono hash" }, b.cometbft_hash), "cometbft-hash"] : null,
       ["Parent hash", h("a", { href: "/block/" + b.parent_hash, class: "mono hash" }, b.parent_hash), "parent-hash"],
       ["Timestamp", time(b.timestamp), "timestamp"],
       ["Transactions", num(b.transactions_count), "transactions-count"],
