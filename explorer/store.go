@@ -134,9 +134,9 @@ type Store interface {
 	// address's balance changed, its last change of that day, oldest first.
 	DailyBalances(ctx context.Context, addr common.Address, sinceUnix int64) ([]BalanceChange, error)
 	// DailyTxCounts counts the transactions of the blocks of each UTC day
-	// from sinceUnix on, by day number (unix time / 86400); days without
+	// from day sinceDay on, by day number (unix time / 86400); days without
 	// blocks are absent.
-	DailyTxCounts(ctx context.Context, sinceUnix int64) (map[int64]uint64, error)
+	DailyTxCounts(ctx context.Context, sinceDay int64) (map[int64]uint64, error)
 
 	// Stats counts the chain; now is the time "today" is measured from.
 	Stats(ctx context.Context, nowUnix int64) (*Stats, error)

@@ -123,6 +123,15 @@ CREATE TABLE counters (
 	// 6: the CometBFT block hash beside the EVM one; NULL for blocks
 	// indexed before, and from sources that do not know it.
 	`ALTER TABLE blocks ADD COLUMN comet_hash TEXT;`,
+	// 7: transactions per UTC day (day = timestamp / 86400), kept by the
+	// indexer for the daily chart; filled here from the blocks indexed so far.
+	`
+CREATE TABLE daily_txs (
+	day      BIGINT PRIMARY KEY,
+	tx_count BIGINT NOT NULL
+);
+INSERT INTO daily_txs (day, tx_count) SELECT timestamp / 86400, SUM(tx_count) FROM blocks GROUP BY timestamp / 86400;
+`,
 }
 
 // migrate brings the schema up to date.

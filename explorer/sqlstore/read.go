@@ -292,9 +292,11 @@ func (s *Store) DailyBalances(ctx context.Context, addr common.Address, sinceUni
 }
 
 // DailyTxCounts implements explorer.Store.
-func (s *Store) DailyTxCounts(ctx context.Context, sinceUnix int64) (map[int64]uint64, error) {
-	rows, err := s.db.QueryContext(ctx, s.d.rebind(`SELECT timestamp / 86400, SUM(tx_count) FROM blocks
-		WHERE timestamp >= ? GROUP BY timestamp / 86400`), sinceUnix)
+// It reads the per-day totals the indexer keeps (daily_txs): summing the
+// blocks of 30 days on each request read 2.6 million rows for a month of
+// one-second blocks.
+func (s *Store) DailyTxCounts(ctx context.Context, sinceDay int64) (map[int64]uint64, error) {
+	rows, err := s.db.QueryContext(ctx, s.d.rebind(`SELECT day, tx_count FROM daily_txs WHERE day >= ?`), sinceDay)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"sort"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -93,6 +94,9 @@ func (s *Store) WriteBlocks(ctx context.Context, blocks []*explorer.IndexedBlock
 		if err := w.setCounter(ctrHeight, height); err != nil {
 			return err
 		}
+		if err := w.flushDaily(); err != nil {
+			return err
+		}
 		return w.flushCounters()
 	})
 }
@@ -103,7 +107,8 @@ type writer struct {
 	tx  *sql.Tx
 	s   *Store
 
-	txs, newAddrs, gasUsed uint64 // added by this batch
+	txs, newAddrs, gasUsed uint64          // added by this batch
+	daily                  map[int64]int64 // transactions per UTC day added by this batch (daily_txs)
 
 	// addrs are the batch's address rows, in first-touch order, and
 	// creations the contracts it created; see flushAddresses.
@@ -132,6 +137,7 @@ func newWriter(ctx context.Context, tx *sql.Tx, s *Store) *writer {
 			topic0, topic1, topic2, topic3, data)`, 11),
 		coinRows: newRowBuffer(`INSERT INTO coin_balances (address, block_number, value, delta, tx_hash)`, 5),
 		addrs:    map[common.Address]*addrRow{},
+		daily:    map[int64]int64{},
 		stmts:    map[string]*sql.Stmt{},
 	}
 }
@@ -283,6 +289,7 @@ func (w *writer) block(b *explorer.IndexedBlock) error {
 		}
 	}
 	w.gasUsed += k.GasUsed
+	w.daily[int64(k.Time)/secondsPerDay] += int64(k.TxCount)
 	return w.addresses(b)
 }
 
@@ -501,6 +508,24 @@ func (w *writer) setCounter(name string, v uint64) error {
 func (w *writer) addCounter(name string, delta uint64) error {
 	return w.exec(`INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = counters.value + excluded.value`,
 		name, int64(delta))
+}
+
+// secondsPerDay makes a UTC day number of a unix time.
+const secondsPerDay = 86400
+
+// flushDaily adds the batch's transactions to the per-day totals.
+func (w *writer) flushDaily() error {
+	days := make([]int64, 0, len(w.daily))
+	for d := range w.daily {
+		days = append(days, d)
+	}
+	sort.Slice(days, func(i, j int) bool { return days[i] < days[j] })
+	rows := make([][]any, len(days))
+	for i, d := range days {
+		rows[i] = []any{d, w.daily[d]}
+	}
+	return w.execRows(`INSERT INTO daily_txs (day, tx_count) VALUES `, rows,
+		` ON CONFLICT (day) DO UPDATE SET tx_count = daily_txs.tx_count + excluded.tx_count`)
 }
 
 func (w *writer) flushCounters() error {
