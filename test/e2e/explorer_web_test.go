@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	cmted25519 "github.com/cometbft/cometbft/crypto/ed25519"
 	coretypes "github.com/cometbft/cometbft/rpc/core/types"
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -41,6 +42,7 @@ type webChain struct {
 	trace                   *traceFixture  // internal calls
 	transfer                *types.Receipt // the last tx: an ERC-20 transfer (the click path's)
 	twin                    common.Address // the ERC-20's code again, left unverified (the verify form's)
+	shapes                  common.Address // verified; read methods taking arrays and structs
 	nativeAmount            *big.Int
 	nativeSend, nativeStake *coretypes.ResultTx // the bank send and the create-validator, as CometBFT answers them
 	nativeFee               *big.Int            // each one's fee
@@ -94,6 +96,13 @@ func buildWebChain(t *testing.T, n *Node) *webChain {
 	}
 
 	w.trace = buildTraceFixture(t, n)
+
+	shapes := contracts.MustLoad("Shapes")
+	w.shapes = n.deploy(t, w.a, shapes)
+	n.waitIndexed(t, n.settledHead(t, nil))
+	if status, body := n.verifyMultipart(t, w.shapes, artifactFiles(shapes)); status != 200 {
+		t.Fatalf("verify Shapes: %d %s", status, body)
+	}
 
 	// Native: a bank send and a new validator.
 	w.nativeAmount = big.NewInt(123_456_789)
@@ -423,6 +432,69 @@ func checkWebContract(t *testing.T, n *Node, br *browser, base string, w *webCha
 	br.expect(t, `[data-method="totalSupply"] [data-field="result"]`, w.supply.String())
 	br.shot(t, "contract")
 	br.noErrors(t, "contract")
+
+	checkWebABIForms(t, n, br, base, w)
+}
+
+// shapesPoint is Shapes.Point, as go-ethereum's ABI decoder fills it.
+type shapesPoint struct {
+	X, Y  int64
+	Label string
+}
+
+// checkWebABIForms calls Shapes' read methods whose arguments and results
+// are arrays and structs from the page, typed as lists, and compares what
+// the page shows with eth_call's answer decoded by go-ethereum.
+func checkWebABIForms(t *testing.T, n *Node, br *browser, base string, w *webChain) {
+	shapes := contracts.MustLoad("Shapes")
+	call := func(method string, args ...any) []any {
+		out, err := n.Eth.CallContract(ctx(t), ethereum.CallMsg{To: &w.shapes, Data: pack(t, shapes, method, args...)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vals, err := shapes.ABI.Unpack(method, out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return vals
+	}
+	var want []string
+	d := call("describe", shapesPoint{3, -4, "origin, here"})
+	want = append(want, fmt.Sprintf("%s, %v", d[0], d[1]))
+	var scaled []shapesPoint
+	if err := shapes.ABI.Methods["scale"].Outputs.Copy(&scaled, call("scale", []shapesPoint{{1, 2, "a"}, {-3, 4, "b"}}, int64(10))); err != nil {
+		t.Fatal(err)
+	}
+	var items []string
+	for _, p := range scaled {
+		items = append(items, fmt.Sprintf("[%d, %d, %q]", p.X, p.Y, p.Label))
+	}
+	want = append(want, "["+strings.Join(items, ", ")+"]")
+	s := call("sums", [][2]*big.Int{{big.NewInt(1), big.NewInt(2)}, {big.NewInt(3), big.NewInt(4)}})
+	want = append(want, strings.ReplaceAll(fmt.Sprint(s[0]), " ", ", "))
+
+	br.open(t, base+"/address/"+w.shapes.Hex())
+	br.run(t, "contract tab", chromedp.Click(chromedp.CSS("#tab-contract")))
+	for i, c := range []struct {
+		method string
+		args   []string
+	}{
+		{"describe", []string{`[3, -4, "origin, here"]`}},
+		{"scale", []string{`[[1, 2, "a"], [-3, 4, "b"]]`, "10"}},
+		{"sums", []string{`[[1, 2], [3, 4]]`}},
+	} {
+		sel := `[data-method="` + c.method + `"]`
+		var actions []chromedp.Action[chromedp.Void]
+		for j, a := range c.args {
+			actions = append(actions, chromedp.SendKeys(chromedp.CSS(fmt.Sprintf(`%s input[name="arg%d"]`, sel, j)), a))
+		}
+		actions = append(actions, chromedp.Click(chromedp.CSS(sel+` button[type="submit"]`)),
+			chromedp.WaitNotPresent(chromedp.JSPath(`[...document.querySelectorAll('`+sel+` [data-field="result"]')].filter(e => e.textContent === "" || e.textContent === "…")`)))
+		br.run(t, "call "+c.method, actions...)
+		br.expect(t, sel+` [data-field="result"]`, want[i])
+	}
+	br.shot(t, "contract-abi")
+	br.noErrors(t, "abi forms")
 }
 
 func checkWebTokens(t *testing.T, n *Node, br *browser, base string, w *webChain) {
@@ -505,8 +577,9 @@ func checkWebLists(t *testing.T, n *Node, br *browser, base string, w *webChain,
 	br.shot(t, "tokens")
 	br.noErrors(t, "tokens")
 	br.open(t, base+"/verified-contracts")
-	if got := br.attrs(t, "tbody a[data-address]", "data-address"); len(got) != 1 || got[0] != w.token20.Hex() {
-		t.Errorf("verified contracts %v, want %s", got, w.token20.Hex())
+	// Newest verification first.
+	if got, want := br.attrs(t, "tbody a[data-address]", "data-address"), []string{w.shapes.Hex(), w.token20.Hex()}; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("verified contracts %v, want %v", got, want)
 	}
 	br.noErrors(t, "verified contracts")
 }
