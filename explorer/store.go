@@ -97,6 +97,8 @@ type Store interface {
 
 	Block(ctx context.Context, number uint64) (*Block, error)
 	BlockByHash(ctx context.Context, hash common.Hash) (*Block, error)
+	// BlockByCometHash finds a block by its CometBFT block hash.
+	BlockByCometHash(ctx context.Context, hash common.Hash) (*Block, error)
 	// Blocks lists blocks below before (all when before is nil).
 	Blocks(ctx context.Context, before *uint64, limit int) ([]Block, error)
 

@@ -62,3 +62,8 @@ func (s *fakeStore) AddressNativeTxs(_ context.Context, a common.Address, after 
 	}
 	return out, nil
 }
+
+// BlockByCometHash: the fake chain's blocks have no CometBFT hashes.
+func (s *fakeStore) BlockByCometHash(context.Context, common.Hash) (*explorer.Block, error) {
+	return nil, explorer.ErrNotFound
+}

@@ -106,6 +106,7 @@ var goldenPaths = map[string]string{
 	"search_tx":                 "/api/v2/search?q=" + hashOf("tx", 4).Hex(),
 	"search_address":            "/api/v2/search?q=" + fakeToken.Hex(),
 	"search_token":              "/api/v2/search?q=fake",
+	"search_native_tx":          "/api/v2/search?q=" + hashOf("native", 8).Hex()[2:],
 	"check_redirect":            "/api/v2/search/check-redirect?q=" + hashOf("block", 2).Hex(),
 	"check_redirect_none":       "/api/v2/search/check-redirect?q=nothing",
 	"health":                    "/api/health",

@@ -121,8 +121,10 @@ CREATE TABLE counters (
 	contractsMigration,   // verified contracts and their sources (migrations_contracts.go)
 	nativeTxsMigration,   // native (Cosmos) transactions (native.go)
 	// 6: the CometBFT block hash beside the EVM one; NULL for blocks
-	// indexed before, and from sources that do not know it.
-	`ALTER TABLE blocks ADD COLUMN comet_hash TEXT;`,
+	// indexed before, and from sources that do not know it. Indexed for
+	// the search box.
+	`ALTER TABLE blocks ADD COLUMN comet_hash TEXT;
+CREATE INDEX blocks_comet_hash ON blocks (comet_hash);`,
 	// 7: transactions per UTC day (day = timestamp / 86400), kept by the
 	// indexer for the daily chart; filled here from the blocks indexed so far.
 	`

@@ -49,6 +49,11 @@ func (s *Store) BlockByHash(ctx context.Context, hash common.Hash) (*explorer.Bl
 	return one(ctx, s, s.scanBlock, `SELECT `+blockCols+` FROM blocks WHERE hash = ?`, key(hash[:]))
 }
 
+// BlockByCometHash implements explorer.Store.
+func (s *Store) BlockByCometHash(ctx context.Context, hash common.Hash) (*explorer.Block, error) {
+	return one(ctx, s, s.scanBlock, `SELECT `+blockCols+` FROM blocks WHERE comet_hash = ?`, key(hash[:]))
+}
+
 // Blocks implements explorer.Store.
 func (s *Store) Blocks(ctx context.Context, before *uint64, limit int) ([]explorer.Block, error) {
 	if before == nil {

@@ -561,11 +561,13 @@ func checkWebLists(t *testing.T, n *Node, br *browser, base string, w *webChain,
 	if got := br.text(t, "tbody tr td a"); got != strconv.FormatUint(head, 10) {
 		t.Errorf("blocks list starts at %q, want %d", got, head)
 	}
+	br.shot(t, "blocks")
 	br.noErrors(t, "blocks")
 	br.open(t, base+"/txs")
 	if got := br.attrs(t, `tbody a[href^="/tx/"]`, "title"); len(got) == 0 || got[0] != w.transfer.TxHash.Hex() {
 		t.Errorf("txs list starts %v, want %s", got, w.transfer.TxHash.Hex())
 	}
+	br.shot(t, "txs")
 	br.noErrors(t, "txs")
 	br.open(t, base+"/tokens")
 	got := br.attrs(t, `tbody a[href^="/token/"]`, "href")
@@ -581,6 +583,7 @@ func checkWebLists(t *testing.T, n *Node, br *browser, base string, w *webChain,
 	if got, want := br.attrs(t, "tbody a[data-address]", "data-address"), []string{w.shapes.Hex(), w.token20.Hex()}; strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("verified contracts %v, want %v", got, want)
 	}
+	br.shot(t, "verified-contracts")
 	br.noErrors(t, "verified contracts")
 }
 
@@ -612,8 +615,23 @@ func checkWebValidators(t *testing.T, n *Node, br *browser, base string, w *webC
 
 func checkWebSearch(t *testing.T, n *Node, br *browser, base string, w *webChain, head uint64) {
 	blk := w.transfer.BlockNumber.String()
+	blkHash := w.transfer.BlockHash.Hex()
+	height := w.nativeSend.Height
+	cmt, err := n.cometClient(t).Block(ctx(t), &height)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evm, err := n.Eth.HeaderByNumber(ctx(t), big.NewInt(height))
+	if err != nil {
+		t.Fatal(err)
+	}
+	native := "0x" + strings.ToLower(w.nativeSend.Hash.String())
 	for q, want := range map[string]string{
 		blk:                                   "/block/" + blk,
+		blkHash:                               "/block/" + blk,
+		cmt.BlockID.Hash.String():             "/block/" + evm.Number.String(), // CometBFT's spelling: no 0x, upper case
+		w.nativeSend.Hash.String():            "/tx/" + native,
+		native:                                "/tx/" + native,
 		w.transfer.TxHash.Hex():               "/tx/" + w.transfer.TxHash.Hex(),
 		w.a.Address.Hex():                     "/address/" + w.a.Address.Hex(),
 		accounts.Bech32("ember", w.a.Address): "/address/" + w.a.Address.Hex(),
@@ -626,6 +644,7 @@ func checkWebSearch(t *testing.T, n *Node, br *browser, base string, w *webChain
 		}
 		br.noErrors(t, "search "+q)
 	}
+	br.shot(t, "search-results")
 	// The home page's box suggests as one types; arrow down and Enter go.
 	br.open(t, base+"/")
 	br.run(t, "type a tx hash",
@@ -753,7 +772,9 @@ const contrastJS = `(() => {
 // text meets WCAG AA contrast and images have alt texts; the theme toggle
 // switches and is remembered.
 func checkWebAccess(t *testing.T, br *browser, base string, w *webChain) {
-	pages := []string{"/", "/tx/" + w.transfer.TxHash.Hex(), "/address/" + w.a.Address.Hex(), "/token/" + w.nft.Hex() + "/instance/1", "/validators"}
+	pages := []string{"/", "/block/" + w.transfer.BlockNumber.String(), "/tx/" + w.transfer.TxHash.Hex(),
+		"/tx/0x" + strings.ToLower(w.nativeSend.Hash.String()), "/address/" + w.a.Address.Hex(), "/address/" + w.shapes.Hex() + "#contract",
+		"/token/" + w.nft.Hex(), "/token/" + w.nft.Hex() + "/instance/1", "/search-results?q=EMB", "/validators"}
 	for _, theme := range []string{"light", "dark"} {
 		for _, p := range pages {
 			br.open(t, base+p)
