@@ -45,6 +45,7 @@ type webChain struct {
 	shapes                  common.Address // verified; read methods taking arrays and structs
 	nativeAmount            *big.Int
 	nativeSend, nativeStake *coretypes.ResultTx // the bank send and the create-validator, as CometBFT answers them
+	nativeDelegate          *coretypes.ResultTx // a delegation to the new validator and a bank send, in one tx
 	nativeFee               *big.Int            // each one's fee
 	validatorOp             common.Address      // created by a native MsgCreateValidator
 	validatorCons           string              // its CometBFT address (hex, as /validators spells it)
@@ -117,10 +118,21 @@ func buildWebChain(t *testing.T, n *Node) *webChain {
 		t.Fatalf("create-validator: %d %s", w.nativeStake.TxResult.Code, w.nativeStake.TxResult.Log)
 	}
 	waitCometValidators(t, n, "the new validator", func(v map[string]int64) bool { return v[w.validatorCons] == 1 })
+	// Half a coin more leaves its voting power (whole coins) at 1.
+	raw, _ = signNative(t, n, devKeys[1].Private, nativeB.Delegate(devKeys[1].Address, w.validatorOp, halfCoin),
+		nativeB.Send(devKeys[1].Address, webDelegateSendTo, big.NewInt(7)))
+	if w.nativeDelegate = deliver(t, n, raw); w.nativeDelegate.TxResult.Code != 0 {
+		t.Fatalf("delegate: %d %s", w.nativeDelegate.TxResult.Code, w.nativeDelegate.TxResult.Log)
+	}
 
 	w.transfer = n.call(t, w.a, w.token20, erc20, "transfer", w.recipient, big.NewInt(12345))
 	return w
 }
+
+var (
+	halfCoin          = new(big.Int).Div(e18, big.NewInt(2))
+	webDelegateSendTo = common.HexToAddress("0x000000000000000000000000000000000000beef")
+)
 
 // units spells base units as the pages do: an exact decimal, thousands
 // grouped, no trailing zeros.
@@ -337,12 +349,15 @@ func checkWebNative(t *testing.T, br *browser, base string, w *webChain, head ui
 	for _, c := range []struct {
 		res  *coretypes.ResultTx
 		from common.Address
-		want map[string]string // data-field → text, inside the first message
+		want map[string]string // data-field → text, inside the first message ("1:field": the second's)
 	}{
 		{send, devKeys[1].Address, map[string]string{"msg-type": "/cosmos.bank.v1beta1.MsgSend", "msg-amount": coinText(w.nativeAmount),
 			"msg-to-hex": w.nativeTo.Hex(), "msg-to-bech32": accounts.Bech32("ember", w.nativeTo)}},
 		{stake, w.validatorOp, map[string]string{"msg-type": "/cosmos.staking.v1beta1.MsgCreateValidator", "msg-amount": coinText(e18),
 			"msg-moniker": "web-fresh", "msg-operator": operator}},
+		{w.nativeDelegate, devKeys[1].Address, map[string]string{"msg-type": "/cosmos.staking.v1beta1.MsgDelegate", "msg-amount": coinText(halfCoin),
+			"msg-operator": operator, "1:msg-type": "/cosmos.bank.v1beta1.MsgSend", "1:msg-amount": coinText(big.NewInt(7)),
+			"1:msg-to-hex": webDelegateSendTo.Hex()}},
 	} {
 		hash := "0x" + strings.ToLower(c.res.Hash.String())
 		br.open(t, base+"/tx/"+hash)
@@ -355,7 +370,11 @@ func checkWebNative(t *testing.T, br *browser, base string, w *webChain, head ui
 		br.expect(t, `[data-field="gas"]`, grouped(uint64(c.res.TxResult.GasUsed))+" / "+grouped(uint64(c.res.TxResult.GasWanted)))
 		br.expect(t, `[data-field="position"]`, strconv.FormatUint(uint64(c.res.Index), 10))
 		for field, want := range c.want {
-			br.expect(t, `[data-msg="0"] [data-field="`+field+`"]`, want)
+			msg := "0"
+			if i, f, ok := strings.Cut(field, ":"); ok {
+				msg, field = i, f
+			}
+			br.expect(t, `[data-msg="`+msg+`"] [data-field="`+field+`"]`, want)
 		}
 		br.noErrors(t, "native tx "+hash)
 	}
