@@ -155,7 +155,8 @@ func TestAddressListsAndDays(t *testing.T) {
 
 // TestDailyTxsBackfill opens a database indexed before the per-day totals
 // existed (migration 7 undone): the migration fills them from the blocks,
-// and the indexer adds to them from then on.
+// and the indexer adds to them from then on; the chart and today's stats
+// read them.
 func TestDailyTxsBackfill(t *testing.T) {
 	eachEngine(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
@@ -172,7 +173,7 @@ func TestDailyTxsBackfill(t *testing.T) {
 		if err := s.WriteBlocks(ctx, blocks[:4]); err != nil {
 			t.Fatal(err)
 		}
-		for _, q := range []string{`DROP TABLE daily_txs`, `DELETE FROM schema_migrations WHERE version = 7`} {
+		for _, q := range []string{`DROP TABLE daily_totals`, `DELETE FROM schema_migrations WHERE version = 7`} {
 			if _, err := s.db.ExecContext(ctx, q); err != nil {
 				t.Fatal(err)
 			}
@@ -191,6 +192,11 @@ func TestDailyTxsBackfill(t *testing.T) {
 		}
 		if counts, _ := s.DailyTxCounts(ctx, day+2); !reflect.DeepEqual(counts, map[int64]uint64{day + 2: 2}) {
 			t.Fatalf("from day 2: %v", counts)
+		}
+		// /stats' "today" reads the same totals: block 5's 2 txs of 21,000 gas.
+		st, err := s.Stats(ctx, (day+2)*86400+600)
+		if err != nil || st.TxsToday != 2 || st.GasUsedToday != 42_000 {
+			t.Fatalf("stats today: %+v (%v)", st, err)
 		}
 	})
 }

@@ -125,14 +125,17 @@ CREATE TABLE counters (
 	// the search box.
 	`ALTER TABLE blocks ADD COLUMN comet_hash TEXT;
 CREATE INDEX blocks_comet_hash ON blocks (comet_hash);`,
-	// 7: transactions per UTC day (day = timestamp / 86400), kept by the
-	// indexer for the daily chart; filled here from the blocks indexed so far.
+	// 7: transactions and gas per UTC day (day = timestamp / 86400), kept
+	// by the indexer for the daily chart and today's stats; filled here
+	// from the blocks indexed so far.
 	`
-CREATE TABLE daily_txs (
+CREATE TABLE daily_totals (
 	day      BIGINT PRIMARY KEY,
-	tx_count BIGINT NOT NULL
+	tx_count BIGINT NOT NULL,
+	gas_used BIGINT NOT NULL
 );
-INSERT INTO daily_txs (day, tx_count) SELECT timestamp / 86400, SUM(tx_count) FROM blocks GROUP BY timestamp / 86400;
+INSERT INTO daily_totals (day, tx_count, gas_used)
+	SELECT timestamp / 86400, SUM(tx_count), SUM(gas_used) FROM blocks GROUP BY timestamp / 86400;
 `,
 }
 

@@ -107,8 +107,8 @@ type writer struct {
 	tx  *sql.Tx
 	s   *Store
 
-	txs, newAddrs, gasUsed uint64          // added by this batch
-	daily                  map[int64]int64 // transactions per UTC day added by this batch (daily_txs)
+	txs, newAddrs, gasUsed uint64              // added by this batch
+	daily                  map[int64]*dayTotal // what this batch adds to each UTC day (daily_totals)
 
 	// addrs are the batch's address rows, in first-touch order, and
 	// creations the contracts it created; see flushAddresses.
@@ -137,7 +137,7 @@ func newWriter(ctx context.Context, tx *sql.Tx, s *Store) *writer {
 			topic0, topic1, topic2, topic3, data)`, 11),
 		coinRows: newRowBuffer(`INSERT INTO coin_balances (address, block_number, value, delta, tx_hash)`, 5),
 		addrs:    map[common.Address]*addrRow{},
-		daily:    map[int64]int64{},
+		daily:    map[int64]*dayTotal{},
 		stmts:    map[string]*sql.Stmt{},
 	}
 }
@@ -289,7 +289,13 @@ func (w *writer) block(b *explorer.IndexedBlock) error {
 		}
 	}
 	w.gasUsed += k.GasUsed
-	w.daily[int64(k.Time)/secondsPerDay] += int64(k.TxCount)
+	d := w.daily[int64(k.Time)/secondsPerDay]
+	if d == nil {
+		d = &dayTotal{}
+		w.daily[int64(k.Time)/secondsPerDay] = d
+	}
+	d.txs += int64(k.TxCount)
+	d.gas += int64(k.GasUsed)
 	return w.addresses(b)
 }
 
@@ -513,7 +519,10 @@ func (w *writer) addCounter(name string, delta uint64) error {
 // secondsPerDay makes a UTC day number of a unix time.
 const secondsPerDay = 86400
 
-// flushDaily adds the batch's transactions to the per-day totals.
+// dayTotal is what one UTC day's blocks hold.
+type dayTotal struct{ txs, gas int64 }
+
+// flushDaily adds the batch's blocks to the per-day totals.
 func (w *writer) flushDaily() error {
 	days := make([]int64, 0, len(w.daily))
 	for d := range w.daily {
@@ -522,10 +531,11 @@ func (w *writer) flushDaily() error {
 	sort.Slice(days, func(i, j int) bool { return days[i] < days[j] })
 	rows := make([][]any, len(days))
 	for i, d := range days {
-		rows[i] = []any{d, w.daily[d]}
+		rows[i] = []any{d, w.daily[d].txs, w.daily[d].gas}
 	}
-	return w.execRows(`INSERT INTO daily_txs (day, tx_count) VALUES `, rows,
-		` ON CONFLICT (day) DO UPDATE SET tx_count = daily_txs.tx_count + excluded.tx_count`)
+	return w.execRows(`INSERT INTO daily_totals (day, tx_count, gas_used) VALUES `, rows,
+		` ON CONFLICT (day) DO UPDATE SET tx_count = daily_totals.tx_count + excluded.tx_count,
+		gas_used = daily_totals.gas_used + excluded.gas_used`)
 }
 
 func (w *writer) flushCounters() error {
