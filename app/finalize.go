@@ -24,6 +24,7 @@ type finalized struct {
 	cometHash []byte
 	rawTxs    [][]byte
 	calls     [][]store.CallFrame // internal transactions, when captured
+	native    []store.NativeTx    // native transactions and their results
 }
 
 // FinalizeBlock executes a decided block: it builds the EVM header on the
@@ -54,8 +55,13 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 		return nil, fmt.Errorf("finalize block %d: %w", req.Height, err)
 	}
 	results := make([]*abci.ExecTxResult, len(req.Txs))
+	var natives []store.NativeTx
 	for i, raw := range req.Txs {
-		results[i] = run.exec(a.decodeBlockTx(raw, true), raw)
+		t := a.decodeBlockTx(raw, true)
+		results[i] = run.exec(t, raw)
+		if t.native != nil {
+			natives = append(natives, nativeRecord(i, raw, results[i]))
+		}
 	}
 	res := run.x.Finish()
 	// Number new accounts and record first public keys before the state is
@@ -76,12 +82,21 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 	fillReceipts(block, res.Receipts)
 
 	a.mu.Lock()
-	a.pending = &finalized{block: block, receipts: res.Receipts, senders: res.Senders, balances: changed, cometHash: req.Hash, rawTxs: req.Txs}
+	a.pending = &finalized{block: block, receipts: res.Receipts, senders: res.Senders, balances: changed, cometHash: req.Hash, rawTxs: req.Txs, native: natives}
 	if rec != nil {
 		a.pending.calls = rec.Frames()
 	}
 	a.mu.Unlock()
 	return &abci.ResponseFinalizeBlock{TxResults: results, AppHash: root.Bytes(), ValidatorUpdates: updates, Events: run.nat.events}, nil
+}
+
+// nativeRecord is what the store keeps of a native transaction at position
+// i of the block and its result, for the explorer.
+func nativeRecord(i int, raw []byte, res *abci.ExecTxResult) store.NativeTx {
+	return store.NativeTx{
+		Position: uint32(i), Raw: raw, Code: res.Code, Codespace: res.Codespace, Log: res.Log,
+		GasWanted: uint64(max(res.GasWanted, 0)), GasUsed: uint64(max(res.GasUsed, 0)),
+	}
 }
 
 // newHeader is the EVM header of the block CometBFT decided, before
@@ -139,7 +154,7 @@ func (a *App) Commit(context.Context, *abci.RequestCommit) (*abci.ResponseCommit
 		return nil, fmt.Errorf("commit without a finalized block")
 	}
 	parentRoot := a.store.Head().Root
-	if err := a.store.CommitBlock(p.block, p.receipts, p.cometHash, p.calls...); err != nil {
+	if err := a.store.CommitBlockNative(p.block, p.receipts, p.cometHash, p.native, p.calls...); err != nil {
 		return nil, err
 	}
 	a.checkMu.Lock()

@@ -30,6 +30,7 @@ type Block struct {
 	BurntFees   *big.Int // base fee × gas used: destroyed
 	PriorityFee *big.Int // tips paid to the miner
 	TxFees      *big.Int // everything the senders paid
+	CometHash   []byte   // the CometBFT block hash beside the EVM one; nil when the source does not know it
 }
 
 // Tx is one included transaction with the outcome of its receipt.

@@ -10,10 +10,12 @@ import (
 
 // SourceBlock is one committed block as a Source delivers it.
 type SourceBlock struct {
-	Block    *types.Block
-	Receipts types.Receipts   // one per transaction, derived fields filled in
-	Senders  []common.Address // one per transaction
-	Internal [][]InternalCall // internal calls of each transaction; nil when none or not available
+	Block     *types.Block
+	Receipts  types.Receipts   // one per transaction, derived fields filled in
+	Senders   []common.Address // one per transaction
+	Internal  [][]InternalCall // internal calls of each transaction; nil when none or not available
+	CometHash []byte           // the CometBFT block's hash; nil when the source does not know it (JSON-RPC sources)
+	Native    []NativeTx       // native transactions of the CometBFT block (hash, position, sender, messages, result); nil when none or not available
 }
 
 // PendingTx is a transaction waiting in the node's pool.

@@ -20,6 +20,7 @@ type IndexedBlock struct {
 	Touched     []Touched // every address the block touched, once each
 	Contract    []Creation
 	InternalTxs []InternalTx // internal transactions
+	Native      []NativeTx   // native (Cosmos) transactions
 
 	// Tokens: the block's token transfers, and what calls told of its tokens.
 	TokenTransfers []TokenTransfer
@@ -84,6 +85,7 @@ type Store interface {
 	InternalTxStore
 	TokenStore
 	ContractStore // verified contracts (store_contracts.go)
+	NativeStore   // native transactions (native.go)
 	// IndexedHeight is the last block WriteBlocks recorded; ok is false
 	// before the first.
 	IndexedHeight(ctx context.Context) (height uint64, ok bool, err error)
@@ -95,6 +97,8 @@ type Store interface {
 
 	Block(ctx context.Context, number uint64) (*Block, error)
 	BlockByHash(ctx context.Context, hash common.Hash) (*Block, error)
+	// BlockByCometHash finds a block by its CometBFT block hash.
+	BlockByCometHash(ctx context.Context, hash common.Hash) (*Block, error)
 	// Blocks lists blocks below before (all when before is nil).
 	Blocks(ctx context.Context, before *uint64, limit int) ([]Block, error)
 
@@ -132,9 +136,9 @@ type Store interface {
 	// address's balance changed, its last change of that day, oldest first.
 	DailyBalances(ctx context.Context, addr common.Address, sinceUnix int64) ([]BalanceChange, error)
 	// DailyTxCounts counts the transactions of the blocks of each UTC day
-	// from sinceUnix on, by day number (unix time / 86400); days without
+	// from day sinceDay on, by day number (unix time / 86400); days without
 	// blocks are absent.
-	DailyTxCounts(ctx context.Context, sinceUnix int64) (map[int64]uint64, error)
+	DailyTxCounts(ctx context.Context, sinceDay int64) (map[int64]uint64, error)
 
 	// Stats counts the chain; now is the time "today" is measured from.
 	Stats(ctx context.Context, nowUnix int64) (*Stats, error)

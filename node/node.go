@@ -461,6 +461,7 @@ func (n *Node) startExplorer() error {
 	}
 	src := nodesource.NewNodeSource(n.store, n.pool.Content)
 	src.SetTracer(newExplorerTracer(n))
+	src.SetNative(n.state.Bech32Prefix, n.state.Denom)
 	src.SetBusy(func() bool { pending, _ := n.pool.Stats(); return pending > 0 })
 	n.app.CaptureInternalCalls(true) // internal transactions, stored with each block
 	n.app.OnCommit(src.Committed)

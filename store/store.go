@@ -138,6 +138,12 @@ func (s *Store) InitGenesis(g *core.Genesis) (*types.Block, error) {
 // transaction (see CallFrame), written in the same batch.
 // A crash between the two leaves the previous head intact.
 func (s *Store) CommitBlock(block *types.Block, receipts types.Receipts, cometHash []byte, calls ...[]CallFrame) error {
+	return s.CommitBlockNative(block, receipts, cometHash, nil, calls...)
+}
+
+// CommitBlockNative is CommitBlock for a block whose CometBFT block also
+// held native transactions: their results are written in the same batch.
+func (s *Store) CommitBlockNative(block *types.Block, receipts types.Receipts, cometHash []byte, native []NativeTx, calls ...[]CallFrame) error {
 	if err := s.trie.Commit(block.Root(), false); err != nil {
 		return fmt.Errorf("commit state %x of block %d: %w", block.Root(), block.NumberU64(), err)
 	}
@@ -175,6 +181,9 @@ func writeBlockData(batch ethdb.Batch, block *types.Block, receipts types.Receip
 	}
 	if err := writeInternalCalls(batch, number, calls); err != nil {
 		return fmt.Errorf("internal calls of block %d: %w", number, err)
+	}
+	if err := writeNativeTxs(batch, number, native); err != nil {
+		return fmt.Errorf("native transactions of block %d: %w", number, err)
 	}
 	if err := writeLogIndex(batch, number, receipts); err != nil {
 		return fmt.Errorf("index logs of block %d: %w", number, err)

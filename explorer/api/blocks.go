@@ -63,20 +63,9 @@ func (h *handlers) blockTxs(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	from, err := r.queryUint("index")
+	start, count, err := r.inBlockCursor()
 	if err != nil {
 		return nil, err
-	}
-	count, err := r.itemsCount()
-	if err != nil {
-		return nil, err
-	}
-	start := 0
-	if from != nil {
-		if *from > 1<<31 {
-			return nil, invalid("Invalid index")
-		}
-		start = int(*from)
 	}
 	txs, err := h.b.Store.BlockTxs(r.Context(), b.Number, start, PageSize+1)
 	if err != nil {

@@ -18,7 +18,7 @@ func (h *handlers) txChart(r *request) (any, error) {
 	}
 	today := h.b.Now().Unix() / day
 	first := max(today-chartDays+1, int64(genesis.Time)/day)
-	counts, err := h.b.Store.DailyTxCounts(r.Context(), first*day)
+	counts, err := h.b.Store.DailyTxCounts(r.Context(), first)
 	if err != nil {
 		return nil, err
 	}

@@ -343,10 +343,10 @@ func (s *fakeStore) RecentTips(_ context.Context, blocks, limit int) ([]*big.Int
 	return tips, last.BaseFee, last.Time, nil
 }
 
-func (s *fakeStore) DailyTxCounts(_ context.Context, since int64) (map[int64]uint64, error) {
+func (s *fakeStore) DailyTxCounts(_ context.Context, sinceDay int64) (map[int64]uint64, error) {
 	out := map[int64]uint64{}
 	for _, t := range s.txs {
-		if int64(t.Time) >= since {
+		if int64(t.Time)/86400 >= sinceDay {
 			out[int64(t.Time)/86400]++
 		}
 	}

@@ -1,7 +1,9 @@
 package api
 
 import (
+	"encoding/hex"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -89,6 +91,7 @@ func blockJSON(b *explorer.Block, c contracts) *blockItem {
 		GasUsedPercentage:   percent(gasUsed, gasLimit),
 		BurntFeesPercentage: percent(b.BurntFees, b.TxFees),
 		Type:                "block",
+		CometBFTHash:        strings.ToUpper(hex.EncodeToString(b.CometHash)),
 	}
 }
 
@@ -156,7 +159,7 @@ func baseTxJSON(hash common.Hash, from common.Address, to *common.Address, value
 		Value:          value.String(),
 		GasLimit:       u64(gas),
 		Nonce:          nonce,
-		Type:           typ,
+		Type:           &typ,
 		RawInput:       hexutil.Encode(input),
 		Method:         method(input),
 		MaxFee:         dec(maxFee),

@@ -107,6 +107,26 @@ func (r *request) txCursor() (explorer.TxCursor, error) {
 	return explorer.TxCursor{Set: true, BlockNumber: *block, Index: int(*index)}, nil
 }
 
+// inBlockCursor reads the position of a list in block order (a block's
+// transactions, EVM or native): index is the next one to give, 0 at
+// first; and the items_count the client has seen.
+func (r *request) inBlockCursor() (start int, itemsCount uint64, err error) {
+	from, err := r.queryUint("index")
+	if err != nil {
+		return 0, 0, err
+	}
+	if itemsCount, err = r.itemsCount(); err != nil {
+		return 0, 0, err
+	}
+	if from != nil {
+		if *from > 1<<31 {
+			return 0, 0, invalid("Invalid index")
+		}
+		start = int(*from)
+	}
+	return start, itemsCount, nil
+}
+
 // logCursor reads the (block_number, index) keyset position of an address's
 // logs; transaction_index, which Blockscout also sends, is not needed.
 func (r *request) logCursor() (explorer.LogCursor, error) {

@@ -78,6 +78,7 @@ type blockItem struct {
 	BaseFee             *string     `json:"base_fee_per_gas"`
 	BurntFees           string      `json:"burnt_fees"`
 	BurntFeesPercentage float64     `json:"burnt_fees_percentage"`
+	CometBFTHash        string      `json:"cometbft_hash,omitempty"` // Ember's: the CometBFT block hash, uppercase hex as CometBFT spells it; absent when unknown
 	Difficulty          string      `json:"difficulty"`
 	ExtraData           string      `json:"extra_data"`
 	GasLimit            string      `json:"gas_limit"`
@@ -126,7 +127,8 @@ type txItem struct {
 	IsPendingUpdate      bool            `json:"is_pending_update"`
 	MaxFee               *string         `json:"max_fee_per_gas"`
 	MaxTip               *string         `json:"max_priority_fee_per_gas"`
-	Method               *string         `json:"method"` // function name when known, else the 0x selector
+	Method               *string         `json:"method"`           // function name when known, else the 0x selector
+	Native               *nativeInfo     `json:"native,omitempty"` // native (Cosmos) transactions only (native.go)
 	Nonce                uint64          `json:"nonce"`
 	Position             *int            `json:"position"`
 	PriorityFee          *string         `json:"priority_fee"`
@@ -141,7 +143,7 @@ type txItem struct {
 	BurntFee             *string         `json:"transaction_burnt_fee"`
 	TxTag                null            `json:"transaction_tag"`
 	TxTypes              []string        `json:"transaction_types"`
-	Type                 uint8           `json:"type"`
+	Type                 *uint8          `json:"type"` // null for a native transaction
 	Value                string          `json:"value"`
 }
 

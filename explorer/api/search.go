@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/emberchain/ember/explorer"
 )
 
@@ -16,26 +18,21 @@ type searchHit struct {
 	item  any    // blockHit, txHit or addressHit
 }
 
-// find resolves q to a block (number or hash), a transaction or a known
-// address (0x or bech32).
+// find resolves q to a block (number, hash or CometBFT hash), a
+// transaction (EVM, or native by its CometBFT hash) or a known address (0x
+// or bech32). A 32-byte hash may be given as CometBFT spells it: 64 hex
+// digits without 0x.
 func (h *handlers) find(ctx context.Context, q string) (*searchHit, error) {
 	q = strings.TrimSpace(q)
 	if n, ok := parseUint(q); ok {
 		b, err := h.b.Store.Block(ctx, n)
 		return blockHitOf(b, err)
 	}
+	if len(q) == 64 {
+		q = "0x" + q
+	}
 	if hash, ok := parseHash(q); ok {
-		b, err := h.b.Store.BlockByHash(ctx, hash)
-		if hit, err := blockHitOf(b, err); hit != nil || err != nil {
-			return hit, err
-		}
-		t, err := h.b.Store.Tx(ctx, hash)
-		if err != nil {
-			return nil, ignoreNotFound(err)
-		}
-		return &searchHit{kind: "transaction", param: t.Hash.Hex(), item: txHit{
-			Timestamp: isoTime(t.Time), TxHash: t.Hash.Hex(), Type: "transaction", URL: "/tx/" + t.Hash.Hex(),
-		}}, nil
+		return h.findHash(ctx, hash)
 	}
 	if addr, ok := h.parseAddress(q); ok {
 		a, err := h.b.Store.Address(ctx, addr)
@@ -51,6 +48,29 @@ func (h *handlers) find(ctx context.Context, q string) (*searchHit, error) {
 		}}, nil
 	}
 	return nil, nil
+}
+
+// findHash looks a 32-byte hash up as each kind of object that has one.
+func (h *handlers) findHash(ctx context.Context, hash common.Hash) (*searchHit, error) {
+	for _, byHash := range []func(context.Context, common.Hash) (*explorer.Block, error){h.b.Store.BlockByHash, h.b.Store.BlockByCometHash} {
+		b, err := byHash(ctx, hash)
+		if hit, err := blockHitOf(b, err); hit != nil || err != nil {
+			return hit, err
+		}
+	}
+	var at uint64
+	if t, err := h.b.Store.Tx(ctx, hash); err == nil {
+		at = t.Time
+	} else if !isNotFound(err) {
+		return nil, err
+	} else if n, err := h.b.Store.NativeTx(ctx, hash); err == nil {
+		at = n.Time
+	} else {
+		return nil, ignoreNotFound(err)
+	}
+	return &searchHit{kind: "transaction", param: hash.Hex(), item: txHit{
+		Timestamp: isoTime(at), TxHash: hash.Hex(), Type: "transaction", URL: "/tx/" + hash.Hex(),
+	}}, nil
 }
 
 func blockHitOf(b *explorer.Block, err error) (*searchHit, error) {

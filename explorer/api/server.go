@@ -143,7 +143,8 @@ func Handler(b *Backend, log *slog.Logger) http.Handler {
 	}
 	h.tokenRoutes(mux) // tokens.go
 	h.contractRoutes(mux)
-	h.emberRoutes(mux) // ember.go: validators, revert reasons
+	h.emberRoutes(mux)  // ember.go: validators, revert reasons
+	h.nativeRoutes(mux) // native.go: native transactions
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, message("Not found"))
 	})

@@ -65,6 +65,9 @@ func (h *handlers) tx(r *request) (any, error) {
 		return nil, err
 	}
 	t, err := h.b.Store.Tx(r.Context(), hash)
+	if isNotFound(err) {
+		return h.nativeTx(r.Context(), hash) // native.go
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -23,7 +23,7 @@ func Convert(sb *explorer.SourceBlock) (*explorer.IndexedBlock, error) {
 		Number: b.NumberU64(), Hash: b.Hash(), ParentHash: h.ParentHash, Miner: h.Coinbase, Time: h.Time,
 		GasUsed: h.GasUsed, GasLimit: h.GasLimit, BaseFee: copyBig(h.BaseFee), Size: b.Size(), TxCount: len(txs),
 		StateRoot: h.Root, ExtraData: h.Extra, Nonce: h.Nonce.Uint64(), Difficulty: orZero(h.Difficulty),
-		BurntFees: new(big.Int), PriorityFee: new(big.Int), TxFees: new(big.Int),
+		BurntFees: new(big.Int), PriorityFee: new(big.Int), TxFees: new(big.Int), CometHash: sb.CometHash,
 	}}
 	for i, tx := range txs {
 		r := sb.Receipts[i]
@@ -45,6 +45,7 @@ func Convert(sb *explorer.SourceBlock) (*explorer.IndexedBlock, error) {
 	if err := convertInternal(sb, ib); err != nil {
 		return nil, err
 	}
+	ib.Native = sb.Native
 	ib.Touched = touched(ib)
 	return ib, nil
 }
@@ -74,7 +75,8 @@ func convertTx(blk *explorer.Block, blockHash common.Hash, i int, tx *types.Tran
 }
 
 // touched lists each address the block touched once, in first-touch order:
-// senders, recipients, created contracts, then the fee recipient. An address
+// senders, recipients, created contracts, the accounts internal and native
+// transactions reached, then the fee recipient. An address
 // only one transaction touched (the fee recipient counts as touched by every
 // transaction) gets that transaction's hash.
 func touched(ib *explorer.IndexedBlock) []explorer.Touched {
@@ -98,8 +100,17 @@ func touched(ib *explorer.IndexedBlock) []explorer.Touched {
 		}
 	}
 	internalTouched(ib, add)
+	for i := range ib.Native {
+		n := &ib.Native[i]
+		for _, a := range n.Addresses() {
+			add(a, &n.Hash)
+		}
+	}
 	for i := range ib.Txs {
 		add(ib.Block.Miner, &ib.Txs[i].Hash)
+	}
+	for i := range ib.Native { // native fees go to the fee recipient too
+		add(ib.Block.Miner, &ib.Native[i].Hash)
 	}
 	add(ib.Block.Miner, nil)
 	out := make([]explorer.Touched, len(order))

@@ -24,6 +24,8 @@ type NodeSource struct {
 	pending func() (pending, queued map[common.Address][]*types.Transaction)
 	busy    func() bool     // transactions wait for a block (SetBusy)
 	tracer  explorer.Tracer // the node's, for raw traces and state changes (nodesource_traces.go)
+	prefix  string          // bech32 prefix and denomination, to decode native transactions (SetNative)
+	denom   string
 
 	// recent holds the blocks the app published and the indexer has not
 	// read yet, so the indexer takes the senders admission already recovered
@@ -121,7 +123,12 @@ func (s *NodeSource) Block(_ context.Context, number uint64) (*explorer.SourceBl
 	if err != nil {
 		return nil, err
 	}
-	return &explorer.SourceBlock{Block: b, Receipts: receipts, Senders: senders, Internal: internal}, nil
+	natives, err := s.nativeTxs(b)
+	if err != nil {
+		return nil, err
+	}
+	return &explorer.SourceBlock{Block: b, Receipts: receipts, Senders: senders, Internal: internal, Native: natives,
+		CometHash: s.st.CometHash(number)}, nil
 }
 
 // senders are those the app published for block b while it is kept

@@ -46,6 +46,7 @@ type Source struct {
 	warnedNoReceipts bool
 	tracing          traceState       // traces.go
 	genesis          []common.Address // genesis.go
+	ember            bool             // the endpoint is an Ember node (emberCometHash)
 }
 
 var _ explorer.Source = (*Source)(nil)
@@ -74,7 +75,23 @@ func Dial(ctx context.Context, rawURL string, log *slog.Logger) (*Source, error)
 		c.Close()
 		return nil, fmt.Errorf("%s does not answer eth_chainId: %w", u.Redacted(), err)
 	}
-	return newSource(c, u.Redacted(), u.Scheme == "ws" || u.Scheme == "wss", log), nil
+	s := newSource(c, u.Redacted(), u.Scheme == "ws" || u.Scheme == "wss", log)
+	var version string // best effort: a server without web3_clientVersion is not Ember
+	if c.CallContext(callCtx, &version, "web3_clientVersion") == nil && strings.HasPrefix(version, "emberd/") {
+		s.ember = true
+	}
+	return s, nil
+}
+
+// emberCometHash is the CometBFT block hash of b when the endpoint is an
+// Ember node, which sets the header's mixHash (PREVRANDAO) to it; nil
+// otherwise (elsewhere mixHash is the beacon chain's randomness) and for
+// the genesis block, which CometBFT did not make.
+func (s *Source) emberCometHash(b *types.Block) []byte {
+	if !s.ember || b.NumberU64() == 0 {
+		return nil
+	}
+	return b.MixDigest().Bytes()
 }
 
 // newSource wraps a connected client; subscribe follows newHeads (the
@@ -204,7 +221,7 @@ func (s *Source) Block(ctx context.Context, number uint64) (*explorer.SourceBloc
 	if err != nil {
 		return nil, fmt.Errorf("block %d: %w", number, err)
 	}
-	return &explorer.SourceBlock{Block: b, Receipts: receipts, Senders: senders, Internal: internal}, nil
+	return &explorer.SourceBlock{Block: b, Receipts: receipts, Senders: senders, Internal: internal, CometHash: s.emberCometHash(b)}, nil
 }
 
 // decodeBlock rebuilds the block and checks that its header hashes to the

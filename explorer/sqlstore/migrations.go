@@ -119,6 +119,24 @@ CREATE TABLE counters (
 	tokensMigration,      // tokens, token transfers, holders, NFT instances (migrations_tokens.go)
 	internalTxsMigration, // internal transactions (migrations_internal.go)
 	contractsMigration,   // verified contracts and their sources (migrations_contracts.go)
+	nativeTxsMigration,   // native (Cosmos) transactions (native.go)
+	// 6: the CometBFT block hash beside the EVM one; NULL for blocks
+	// indexed before, and from sources that do not know it. Indexed for
+	// the search box.
+	`ALTER TABLE blocks ADD COLUMN comet_hash TEXT;
+CREATE INDEX blocks_comet_hash ON blocks (comet_hash);`,
+	// 7: transactions and gas per UTC day (day = timestamp / 86400), kept
+	// by the indexer for the daily chart and today's stats; filled here
+	// from the blocks indexed so far.
+	`
+CREATE TABLE daily_totals (
+	day      BIGINT PRIMARY KEY,
+	tx_count BIGINT NOT NULL,
+	gas_used BIGINT NOT NULL
+);
+INSERT INTO daily_totals (day, tx_count, gas_used)
+	SELECT timestamp / 86400, SUM(tx_count), SUM(gas_used) FROM blocks GROUP BY timestamp / 86400;
+`,
 }
 
 // migrate brings the schema up to date.

@@ -14,7 +14,7 @@ import (
 // Column lists and the scanners that read them, in the same order.
 const (
 	blockCols = `number, hash, parent_hash, miner, timestamp, gas_used, gas_limit, base_fee, size, tx_count,
-		state_root, extra_data, nonce, difficulty, burnt_fees, priority_fee, tx_fees`
+		state_root, extra_data, nonce, difficulty, burnt_fees, priority_fee, tx_fees, comet_hash`
 	txCols = `t.hash, t.block_number, t.tx_index, t.block_hash, t.timestamp, t.from_addr, t.to_addr, t.created_contract,
 		t.value, t.gas, t.gas_used, t.gas_price, t.max_fee, t.max_tip, t.base_fee, t.nonce, t.type, t.status, t.input,
 		t.fee, t.burnt_fee`
@@ -82,9 +82,10 @@ func (s *Store) scanBlock(r scanner) (*explorer.Block, error) {
 		baseFee                           sql.NullString
 		extra                             []byte
 		difficulty, burnt, priority, fees string
+		comet                             sql.NullString
 	)
 	if err := r.Scan(&num, &hash, &parent, &miner, &ts, &gasUsed, &gasLimit, &baseFee, &size, &b.TxCount,
-		&root, &extra, &nonce, &difficulty, &burnt, &priority, &fees); err != nil {
+		&root, &extra, &nonce, &difficulty, &burnt, &priority, &fees, &comet); err != nil {
 		return nil, err
 	}
 	c := decoder{d: s.d}
@@ -93,6 +94,9 @@ func (s *Store) scanBlock(r scanner) (*explorer.Block, error) {
 	b.BaseFee, b.ExtraData = c.optWei(baseFee), extra
 	b.Nonce = new(big.Int).SetBytes(c.bytes(nonce)).Uint64()
 	b.Difficulty, b.BurntFees, b.PriorityFee, b.TxFees = c.wei(difficulty), c.wei(burnt), c.wei(priority), c.wei(fees)
+	if comet.Valid {
+		b.CometHash = c.bytes(comet.String)
+	}
 	return &b, c.err
 }
 

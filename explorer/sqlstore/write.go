@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"sort"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -76,6 +77,9 @@ func (s *Store) WriteBlocks(ctx context.Context, blocks []*explorer.IndexedBlock
 			if err := w.internalTxs(b); err != nil { // write_internal.go
 				return fmt.Errorf("index block %d internal transactions: %w", n, err)
 			}
+			if err := w.nativeTxs(b); err != nil { // native.go
+				return fmt.Errorf("index block %d native transactions: %w", n, err)
+			}
 			if err := w.crashPoint(n); err != nil { // crash.go: tests only
 				return err
 			}
@@ -90,6 +94,9 @@ func (s *Store) WriteBlocks(ctx context.Context, blocks []*explorer.IndexedBlock
 		if err := w.setCounter(ctrHeight, height); err != nil {
 			return err
 		}
+		if err := w.flushDaily(); err != nil {
+			return err
+		}
 		return w.flushCounters()
 	})
 }
@@ -100,7 +107,8 @@ type writer struct {
 	tx  *sql.Tx
 	s   *Store
 
-	txs, newAddrs, gasUsed uint64 // added by this batch
+	txs, newAddrs, gasUsed uint64              // added by this batch
+	daily                  map[int64]*dayTotal // what this batch adds to each UTC day (daily_totals)
 
 	// addrs are the batch's address rows, in first-touch order, and
 	// creations the contracts it created; see flushAddresses.
@@ -120,7 +128,7 @@ func newWriter(ctx context.Context, tx *sql.Tx, s *Store) *writer {
 	return &writer{
 		ctx: ctx, tx: tx, s: s,
 		blockRows: newRowBuffer(`INSERT INTO blocks (number, hash, parent_hash, miner, timestamp, gas_used, gas_limit,
-			base_fee, size, tx_count, state_root, extra_data, nonce, difficulty, burnt_fees, priority_fee, tx_fees)`, 17),
+			base_fee, size, tx_count, state_root, extra_data, nonce, difficulty, burnt_fees, priority_fee, tx_fees, comet_hash)`, 18),
 		txRows: newRowBuffer(`INSERT INTO transactions (hash, block_number, tx_index, block_hash, timestamp, from_addr,
 			to_addr, created_contract, value, gas, gas_used, gas_price, max_fee, max_tip, base_fee, nonce, type, status,
 			input, method_id, fee, burnt_fee)`, 22),
@@ -129,6 +137,7 @@ func newWriter(ctx context.Context, tx *sql.Tx, s *Store) *writer {
 			topic0, topic1, topic2, topic3, data)`, 11),
 		coinRows: newRowBuffer(`INSERT INTO coin_balances (address, block_number, value, delta, tx_hash)`, 5),
 		addrs:    map[common.Address]*addrRow{},
+		daily:    map[int64]*dayTotal{},
 		stmts:    map[string]*sql.Stmt{},
 	}
 }
@@ -264,7 +273,8 @@ func (w *writer) block(b *explorer.IndexedBlock) error {
 	err := w.insert(&w.blockRows,
 		int64(k.Number), key(k.Hash[:]), key(k.ParentHash[:]), addrKey(k.Miner), int64(k.Time), int64(k.GasUsed),
 		int64(k.GasLimit), w.wei(k.BaseFee), int64(k.Size), k.TxCount, key(k.StateRoot[:]), nonNil(k.ExtraData),
-		fmt.Sprintf("0x%016x", k.Nonce), w.wei(k.Difficulty), w.wei(k.BurntFees), w.wei(k.PriorityFee), w.wei(k.TxFees))
+		fmt.Sprintf("0x%016x", k.Nonce), w.wei(k.Difficulty), w.wei(k.BurntFees), w.wei(k.PriorityFee), w.wei(k.TxFees),
+		optBytes(k.CometHash))
 	if err != nil {
 		return err
 	}
@@ -279,6 +289,13 @@ func (w *writer) block(b *explorer.IndexedBlock) error {
 		}
 	}
 	w.gasUsed += k.GasUsed
+	d := w.daily[int64(k.Time)/secondsPerDay]
+	if d == nil {
+		d = &dayTotal{}
+		w.daily[int64(k.Time)/secondsPerDay] = d
+	}
+	d.txs += int64(k.TxCount)
+	d.gas += int64(k.GasUsed)
 	return w.addresses(b)
 }
 
@@ -287,6 +304,14 @@ func nonNil(b []byte) []byte {
 		return []byte{}
 	}
 	return b
+}
+
+// optBytes is b as stored hex, or NULL when b is nil.
+func optBytes(b []byte) any {
+	if b == nil {
+		return nil
+	}
+	return key(b)
 }
 
 func optAddr(a *common.Address) any {
@@ -489,6 +514,28 @@ func (w *writer) setCounter(name string, v uint64) error {
 func (w *writer) addCounter(name string, delta uint64) error {
 	return w.exec(`INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = counters.value + excluded.value`,
 		name, int64(delta))
+}
+
+// secondsPerDay makes a UTC day number of a unix time.
+const secondsPerDay = 86400
+
+// dayTotal is what one UTC day's blocks hold.
+type dayTotal struct{ txs, gas int64 }
+
+// flushDaily adds the batch's blocks to the per-day totals.
+func (w *writer) flushDaily() error {
+	days := make([]int64, 0, len(w.daily))
+	for d := range w.daily {
+		days = append(days, d)
+	}
+	sort.Slice(days, func(i, j int) bool { return days[i] < days[j] })
+	rows := make([][]any, len(days))
+	for i, d := range days {
+		rows[i] = []any{d, w.daily[d].txs, w.daily[d].gas}
+	}
+	return w.execRows(`INSERT INTO daily_totals (day, tx_count, gas_used) VALUES `, rows,
+		` ON CONFLICT (day) DO UPDATE SET tx_count = daily_totals.tx_count + excluded.tx_count,
+		gas_used = daily_totals.gas_used + excluded.gas_used`)
 }
 
 func (w *writer) flushCounters() error {

@@ -19,6 +19,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	cmted25519 "github.com/cometbft/cometbft/crypto/ed25519"
+	coretypes "github.com/cometbft/cometbft/rpc/core/types"
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -40,9 +42,13 @@ type webChain struct {
 	trace                   *traceFixture  // internal calls
 	transfer                *types.Receipt // the last tx: an ERC-20 transfer (the click path's)
 	twin                    common.Address // the ERC-20's code again, left unverified (the verify form's)
+	shapes                  common.Address // verified; read methods taking arrays and structs
 	nativeAmount            *big.Int
-	validatorOp             common.Address // created by a native MsgCreateValidator
-	validatorCons           string         // its CometBFT address (hex, as /validators spells it)
+	nativeSend, nativeStake *coretypes.ResultTx // the bank send and the create-validator, as CometBFT answers them
+	nativeDelegate          *coretypes.ResultTx // a delegation to the new validator and a bank send, in one tx
+	nativeFee               *big.Int            // each one's fee
+	validatorOp             common.Address      // created by a native MsgCreateValidator
+	validatorCons           string              // its CometBFT address (hex, as /validators spells it)
 	nftImage, nftName, meta string
 }
 
@@ -92,23 +98,41 @@ func buildWebChain(t *testing.T, n *Node) *webChain {
 
 	w.trace = buildTraceFixture(t, n)
 
+	shapes := contracts.MustLoad("Shapes")
+	w.shapes = n.deploy(t, w.a, shapes)
+	n.waitIndexed(t, n.settledHead(t, nil))
+	if status, body := n.verifyMultipart(t, w.shapes, artifactFiles(shapes)); status != 200 {
+		t.Fatalf("verify Shapes: %d %s", status, body)
+	}
+
 	// Native: a bank send and a new validator.
 	w.nativeAmount = big.NewInt(123_456_789)
-	raw, _ := signNative(t, n, devKeys[1].Private, nativeB.Send(devKeys[1].Address, w.nativeTo, w.nativeAmount))
-	if r := deliver(t, n, raw); r.TxResult.Code != 0 {
-		t.Fatalf("MsgSend: %d %s", r.TxResult.Code, r.TxResult.Log)
+	raw, fee := signNative(t, n, devKeys[1].Private, nativeB.Send(devKeys[1].Address, w.nativeTo, w.nativeAmount))
+	if w.nativeSend, w.nativeFee = deliver(t, n, raw), fee; w.nativeSend.TxResult.Code != 0 {
+		t.Fatalf("MsgSend: %d %s", w.nativeSend.TxResult.Code, w.nativeSend.TxResult.Log)
 	}
 	cons := cmted25519.GenPrivKey().PubKey()
 	w.validatorOp, w.validatorCons = devKeys[3].Address, cons.Address().String()
 	raw, _ = signNative(t, n, devKeys[3].Private, nativeB.CreateValidator(w.validatorOp, cons.Bytes(), "web-fresh", e18))
-	if r := deliver(t, n, raw); r.TxResult.Code != 0 {
-		t.Fatalf("create-validator: %d %s", r.TxResult.Code, r.TxResult.Log)
+	if w.nativeStake = deliver(t, n, raw); w.nativeStake.TxResult.Code != 0 {
+		t.Fatalf("create-validator: %d %s", w.nativeStake.TxResult.Code, w.nativeStake.TxResult.Log)
 	}
 	waitCometValidators(t, n, "the new validator", func(v map[string]int64) bool { return v[w.validatorCons] == 1 })
+	// Half a coin more leaves its voting power (whole coins) at 1.
+	raw, _ = signNative(t, n, devKeys[1].Private, nativeB.Delegate(devKeys[1].Address, w.validatorOp, halfCoin),
+		nativeB.Send(devKeys[1].Address, webDelegateSendTo, big.NewInt(7)))
+	if w.nativeDelegate = deliver(t, n, raw); w.nativeDelegate.TxResult.Code != 0 {
+		t.Fatalf("delegate: %d %s", w.nativeDelegate.TxResult.Code, w.nativeDelegate.TxResult.Log)
+	}
 
 	w.transfer = n.call(t, w.a, w.token20, erc20, "transfer", w.recipient, big.NewInt(12345))
 	return w
 }
+
+var (
+	halfCoin          = new(big.Int).Div(e18, big.NewInt(2))
+	webDelegateSendTo = common.HexToAddress("0x000000000000000000000000000000000000beef")
+)
 
 // units spells base units as the pages do: an exact decimal, thousands
 // grouped, no trailing zeros.
@@ -190,10 +214,16 @@ func checkWebBlock(t *testing.T, n *Node, br *browser, base string, number *big.
 	if err != nil {
 		t.Fatal(err)
 	}
+	height := number.Int64()
+	cmt, err := n.cometClient(t).Block(ctx(t), &height) // the CometBFT block hash, as CometBFT's RPC spells it
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, id := range []string{number.String(), blk.Hash().Hex()} {
 		br.open(t, base+"/block/"+id)
 		br.expect(t, `[data-field="height"]`, number.String())
 		br.expect(t, `[data-field="hash"]`, blk.Hash().Hex())
+		br.expect(t, `[data-field="cometbft-hash"]`, cmt.BlockID.Hash.String())
 		br.expect(t, `[data-field="parent-hash"]`, blk.ParentHash().Hex())
 		br.expect(t, `[data-field="transactions-count"]`, strconv.Itoa(len(blk.Transactions())))
 		br.expect(t, `[data-field="miner-hex"]`, blk.Coinbase().Hex())
@@ -302,6 +332,68 @@ func checkWebTxs(t *testing.T, n *Node, br *browser, base string, w *webChain, h
 	br.run(t, "raw trace tab", chromedp.Click(chromedp.CSS("#tab-raw-trace")), chromedp.WaitVisible(chromedp.CSS("#panel-raw-trace pre")))
 	br.shot(t, "tx-internal")
 	br.noErrors(t, "tx internal")
+
+	checkWebNative(t, br, base, w, head)
+}
+
+// checkWebNative opens the native bank send and create-validator by their
+// CometBFT hashes: their messages with exact amounts, and the outcome
+// CometBFT reported; then finds them in their block's and their signer's
+// native transactions tabs.
+func checkWebNative(t *testing.T, br *browser, base string, w *webChain, head uint64) {
+	send, stake := w.nativeSend, w.nativeStake
+	operator, err := accounts.NewPrefixes("ember").Encode(accounts.KindValidator, w.validatorOp[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		res  *coretypes.ResultTx
+		from common.Address
+		want map[string]string // data-field → text, inside the first message ("1:field": the second's)
+	}{
+		{send, devKeys[1].Address, map[string]string{"msg-type": "/cosmos.bank.v1beta1.MsgSend", "msg-amount": coinText(w.nativeAmount),
+			"msg-to-hex": w.nativeTo.Hex(), "msg-to-bech32": accounts.Bech32("ember", w.nativeTo)}},
+		{stake, w.validatorOp, map[string]string{"msg-type": "/cosmos.staking.v1beta1.MsgCreateValidator", "msg-amount": coinText(e18),
+			"msg-moniker": "web-fresh", "msg-operator": operator}},
+		{w.nativeDelegate, devKeys[1].Address, map[string]string{"msg-type": "/cosmos.staking.v1beta1.MsgDelegate", "msg-amount": coinText(halfCoin),
+			"msg-operator": operator, "1:msg-type": "/cosmos.bank.v1beta1.MsgSend", "1:msg-amount": coinText(big.NewInt(7)),
+			"1:msg-to-hex": webDelegateSendTo.Hex()}},
+	} {
+		hash := "0x" + strings.ToLower(c.res.Hash.String())
+		br.open(t, base+"/tx/"+hash)
+		br.expect(t, `[data-field="hash"]`, hash)
+		br.expect(t, `[data-field="status"]`, "Success")
+		br.expect(t, `[data-field="block"]`, strconv.FormatInt(c.res.Height, 10))
+		br.expect(t, `[data-field="confirmations"]`, grouped(head-uint64(c.res.Height)+1))
+		br.expect(t, `[data-field="from-hex"]`, c.from.Hex())
+		br.expect(t, `[data-field="fee"]`, coinText(w.nativeFee))
+		br.expect(t, `[data-field="gas"]`, grouped(uint64(c.res.TxResult.GasUsed))+" / "+grouped(uint64(c.res.TxResult.GasWanted)))
+		br.expect(t, `[data-field="position"]`, strconv.FormatUint(uint64(c.res.Index), 10))
+		for field, want := range c.want {
+			msg := "0"
+			if i, f, ok := strings.Cut(field, ":"); ok {
+				msg, field = i, f
+			}
+			br.expect(t, `[data-msg="`+msg+`"] [data-field="`+field+`"]`, want)
+		}
+		br.noErrors(t, "native tx "+hash)
+	}
+	br.shot(t, "tx-native")
+
+	hash := "0x" + strings.ToLower(send.Hash.String())
+	br.open(t, fmt.Sprintf("%s/block/%d#native-transactions", base, send.Height))
+	br.run(t, "native tab", chromedp.Click(chromedp.CSS("#tab-native-transactions")))
+	br.expect(t, `#panel-native-transactions tbody td:nth-child(3)`, "MsgSend")
+	if got := br.attrs(t, `#panel-native-transactions tbody a[href^="/tx/"]`, "href"); len(got) != 1 || got[0] != "/tx/"+hash {
+		t.Errorf("block %d native txs link %v, want [/tx/%s]", send.Height, got, hash)
+	}
+	br.open(t, base+"/address/"+w.nativeTo.Hex())
+	br.run(t, "address native tab", chromedp.Click(chromedp.CSS("#tab-native-txns")))
+	if got := br.attrs(t, `#panel-native-txns tbody a[href^="/tx/"]`, "href"); len(got) != 1 || got[0] != "/tx/"+hash {
+		t.Errorf("recipient's native txs %v, want [/tx/%s]", got, hash)
+	}
+	br.expect(t, `#panel-native-txns tbody td.num`, coinText(w.nativeAmount))
+	br.noErrors(t, "native lists")
 }
 
 func checkWebAddresses(t *testing.T, n *Node, br *browser, base string, w *webChain) {
@@ -359,6 +451,69 @@ func checkWebContract(t *testing.T, n *Node, br *browser, base string, w *webCha
 	br.expect(t, `[data-method="totalSupply"] [data-field="result"]`, w.supply.String())
 	br.shot(t, "contract")
 	br.noErrors(t, "contract")
+
+	checkWebABIForms(t, n, br, base, w)
+}
+
+// shapesPoint is Shapes.Point, as go-ethereum's ABI decoder fills it.
+type shapesPoint struct {
+	X, Y  int64
+	Label string
+}
+
+// checkWebABIForms calls Shapes' read methods whose arguments and results
+// are arrays and structs from the page, typed as lists, and compares what
+// the page shows with eth_call's answer decoded by go-ethereum.
+func checkWebABIForms(t *testing.T, n *Node, br *browser, base string, w *webChain) {
+	shapes := contracts.MustLoad("Shapes")
+	call := func(method string, args ...any) []any {
+		out, err := n.Eth.CallContract(ctx(t), ethereum.CallMsg{To: &w.shapes, Data: pack(t, shapes, method, args...)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vals, err := shapes.ABI.Unpack(method, out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return vals
+	}
+	var want []string
+	d := call("describe", shapesPoint{3, -4, "origin, here"})
+	want = append(want, fmt.Sprintf("%s, %v", d[0], d[1]))
+	var scaled []shapesPoint
+	if err := shapes.ABI.Methods["scale"].Outputs.Copy(&scaled, call("scale", []shapesPoint{{1, 2, "a"}, {-3, 4, "b"}}, int64(10))); err != nil {
+		t.Fatal(err)
+	}
+	var items []string
+	for _, p := range scaled {
+		items = append(items, fmt.Sprintf("[%d, %d, %q]", p.X, p.Y, p.Label))
+	}
+	want = append(want, "["+strings.Join(items, ", ")+"]")
+	s := call("sums", [][2]*big.Int{{big.NewInt(1), big.NewInt(2)}, {big.NewInt(3), big.NewInt(4)}})
+	want = append(want, strings.ReplaceAll(fmt.Sprint(s[0]), " ", ", "))
+
+	br.open(t, base+"/address/"+w.shapes.Hex())
+	br.run(t, "contract tab", chromedp.Click(chromedp.CSS("#tab-contract")))
+	for i, c := range []struct {
+		method string
+		args   []string
+	}{
+		{"describe", []string{`[3, -4, "origin, here"]`}},
+		{"scale", []string{`[[1, 2, "a"], [-3, 4, "b"]]`, "10"}},
+		{"sums", []string{`[[1, 2], [3, 4]]`}},
+	} {
+		sel := `[data-method="` + c.method + `"]`
+		var actions []chromedp.Action[chromedp.Void]
+		for j, a := range c.args {
+			actions = append(actions, chromedp.SendKeys(chromedp.CSS(fmt.Sprintf(`%s input[name="arg%d"]`, sel, j)), a))
+		}
+		actions = append(actions, chromedp.Click(chromedp.CSS(sel+` button[type="submit"]`)),
+			chromedp.WaitNotPresent(chromedp.JSPath(`[...document.querySelectorAll('`+sel+` [data-field="result"]')].filter(e => e.textContent === "" || e.textContent === "…")`)))
+		br.run(t, "call "+c.method, actions...)
+		br.expect(t, sel+` [data-field="result"]`, want[i])
+	}
+	br.shot(t, "contract-abi")
+	br.noErrors(t, "abi forms")
 }
 
 func checkWebTokens(t *testing.T, n *Node, br *browser, base string, w *webChain) {
@@ -425,11 +580,13 @@ func checkWebLists(t *testing.T, n *Node, br *browser, base string, w *webChain,
 	if got := br.text(t, "tbody tr td a"); got != strconv.FormatUint(head, 10) {
 		t.Errorf("blocks list starts at %q, want %d", got, head)
 	}
+	br.shot(t, "blocks")
 	br.noErrors(t, "blocks")
 	br.open(t, base+"/txs")
 	if got := br.attrs(t, `tbody a[href^="/tx/"]`, "title"); len(got) == 0 || got[0] != w.transfer.TxHash.Hex() {
 		t.Errorf("txs list starts %v, want %s", got, w.transfer.TxHash.Hex())
 	}
+	br.shot(t, "txs")
 	br.noErrors(t, "txs")
 	br.open(t, base+"/tokens")
 	got := br.attrs(t, `tbody a[href^="/token/"]`, "href")
@@ -441,9 +598,11 @@ func checkWebLists(t *testing.T, n *Node, br *browser, base string, w *webChain,
 	br.shot(t, "tokens")
 	br.noErrors(t, "tokens")
 	br.open(t, base+"/verified-contracts")
-	if got := br.attrs(t, "tbody a[data-address]", "data-address"); len(got) != 1 || got[0] != w.token20.Hex() {
-		t.Errorf("verified contracts %v, want %s", got, w.token20.Hex())
+	// Newest verification first.
+	if got, want := br.attrs(t, "tbody a[data-address]", "data-address"), []string{w.shapes.Hex(), w.token20.Hex()}; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("verified contracts %v, want %v", got, want)
 	}
+	br.shot(t, "verified-contracts")
 	br.noErrors(t, "verified contracts")
 }
 
@@ -475,8 +634,23 @@ func checkWebValidators(t *testing.T, n *Node, br *browser, base string, w *webC
 
 func checkWebSearch(t *testing.T, n *Node, br *browser, base string, w *webChain, head uint64) {
 	blk := w.transfer.BlockNumber.String()
+	blkHash := w.transfer.BlockHash.Hex()
+	height := w.nativeSend.Height
+	cmt, err := n.cometClient(t).Block(ctx(t), &height)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evm, err := n.Eth.HeaderByNumber(ctx(t), big.NewInt(height))
+	if err != nil {
+		t.Fatal(err)
+	}
+	native := "0x" + strings.ToLower(w.nativeSend.Hash.String())
 	for q, want := range map[string]string{
 		blk:                                   "/block/" + blk,
+		blkHash:                               "/block/" + blk,
+		cmt.BlockID.Hash.String():             "/block/" + evm.Number.String(), // CometBFT's spelling: no 0x, upper case
+		w.nativeSend.Hash.String():            "/tx/" + native,
+		native:                                "/tx/" + native,
 		w.transfer.TxHash.Hex():               "/tx/" + w.transfer.TxHash.Hex(),
 		w.a.Address.Hex():                     "/address/" + w.a.Address.Hex(),
 		accounts.Bech32("ember", w.a.Address): "/address/" + w.a.Address.Hex(),
@@ -489,6 +663,7 @@ func checkWebSearch(t *testing.T, n *Node, br *browser, base string, w *webChain
 		}
 		br.noErrors(t, "search "+q)
 	}
+	br.shot(t, "search-results")
 	// The home page's box suggests as one types; arrow down and Enter go.
 	br.open(t, base+"/")
 	br.run(t, "type a tx hash",
@@ -616,7 +791,9 @@ const contrastJS = `(() => {
 // text meets WCAG AA contrast and images have alt texts; the theme toggle
 // switches and is remembered.
 func checkWebAccess(t *testing.T, br *browser, base string, w *webChain) {
-	pages := []string{"/", "/tx/" + w.transfer.TxHash.Hex(), "/address/" + w.a.Address.Hex(), "/token/" + w.nft.Hex() + "/instance/1", "/validators"}
+	pages := []string{"/", "/block/" + w.transfer.BlockNumber.String(), "/tx/" + w.transfer.TxHash.Hex(),
+		"/tx/0x" + strings.ToLower(w.nativeSend.Hash.String()), "/address/" + w.a.Address.Hex(), "/address/" + w.shapes.Hex() + "#contract",
+		"/token/" + w.nft.Hex(), "/token/" + w.nft.Hex() + "/instance/1", "/search-results?q=EMB", "/validators"}
 	for _, theme := range []string{"light", "dark"} {
 		for _, p := range pages {
 			br.open(t, base+p)

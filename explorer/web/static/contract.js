@@ -2,7 +2,7 @@
 // read methods (eth_call through the node's JSON-RPC), write methods
 // (through an injected EIP-1193 wallet) and the verification form.
 import { api, h, fields, num, rpc } from "./lib.js";
-import { encodeCall, decodeOutputs, revertMessage } from "./abi.js";
+import { encodeCall, decodeOutputs, revertMessage, typeName } from "./abi.js";
 import { highlight } from "./highlight.js";
 
 async function ethCall(to, data) {
@@ -46,8 +46,10 @@ export async function contractPanel(a) {
 
 // methodForm is one method with an input per argument and its result.
 function methodForm(to, m, read) {
+  // Arrays and tuples are typed as lists: [1, 2], [["0x…", 5], …].
   const inputs = (m.inputs || []).map((inp, i) => h("input", {
-    name: "arg" + i, "aria-label": (inp.name || "argument " + i) + " (" + inp.type + ")", placeholder: (inp.name || "arg" + i) + " " + inp.type,
+    name: "arg" + i, "aria-label": (inp.name || "argument " + i) + " (" + typeName(inp) + ")",
+    placeholder: (inp.name || "arg" + i) + " " + typeName(inp) + (/\]$|^tuple/.test(inp.type) ? " as [a, b, …]" : ""),
   }));
   const result = h("div", { class: "result", "aria-live": "polite", "data-field": "result" });
   const initial = read && !(m.inputs || []).length && (m.outputs || []).some((o) => o.value !== undefined);
@@ -75,8 +77,8 @@ function methodForm(to, m, read) {
     },
   }, inputs, valueIn, h("button", { type: "submit" }, read ? "Query" : "Write"));
   return h("div", { class: "method", "data-method": m.name },
-    h("div", {}, h("code", {}, m.name + "(" + (m.inputs || []).map((i) => i.type + (i.name ? " " + i.name : "")).join(", ") + ")"),
-      (m.outputs || []).length ? h("span", { class: "muted" }, " → " + m.outputs.map((o) => o.type).join(", ")) : null),
+    h("div", {}, h("code", {}, m.name + "(" + (m.inputs || []).map((i) => typeName(i) + (i.name ? " " + i.name : "")).join(", ") + ")"),
+      (m.outputs || []).length ? h("span", { class: "muted" }, " → " + m.outputs.map(typeName).join(", ")) : null),
     form, result);
 }
 

@@ -1,17 +1,17 @@
 // Address: balance, both spellings, counters, and tabs for transactions,
-// token transfers and balances, internal txs, logs, the coin balance
+// token transfers and balances, internal txs, native (Cosmos) txs, logs, the coin balance
 // history, and for a contract its code, ABI, read/write methods and the
 // verification form.
 import { api, rpc, bech32Decode, h, render, fields, num, coin, bothSpellings, tabs, paged, table, units, tokenLink, addr, txLink, blockLink, ago } from "../lib.js";
-import { txCols, transferCols, internalCols, logCols, listTable } from "./lists.js";
+import { txCols, transferCols, internalCols, logCols, nativeCols, listTable } from "./lists.js";
 import { lineChart } from "../chart.js";
 import { checksum } from "../keccak.js";
 import { contractPanel } from "../contract.js";
 
 export default async function address([, id]) {
-  // An address the index has not seen (only native transfers reached it,
-  // or nothing yet) would be a 404: ask the search first, which answers
-  // an empty list instead.
+  // An address the index has not seen (nothing reached it yet, or only
+  // native transfers in blocks indexed before they were recorded) would
+  // be a 404: ask the search first, which answers an empty list instead.
   const hex = id.startsWith("0x") || id.startsWith("0X") ? id : bech32Decode(id);
   const known = await api("/search?q=" + encodeURIComponent(id));
   if (!known.items.length && hex) return unindexed(hex);
@@ -23,6 +23,7 @@ export default async function address([, id]) {
     ["Token transfers", () => paged(base + "/token-transfers", listTable(transferCols), "No token transfers.")],
     ["Tokens", () => paged(base + "/token-balances", listTable(balanceCols), "No tokens.")],
     ["Internal txns", () => paged(base + "/internal-transactions", listTable(internalCols), "No internal transactions.")],
+    ["Native txns", () => paged(base + "/native-transactions", listTable(nativeCols), "No native transactions.")],
     ["Logs", () => paged(base + "/logs", listTable(logCols), "No logs.")],
     ["Coin balance history", () => balanceHistory(base)],
   ];

@@ -1,7 +1,7 @@
 // Block: header fields, proposer, gas, fees, previous/next, its
-// transactions and internal transactions.
+// transactions, internal transactions and native (Cosmos) transactions.
 import { api, h, render, fields, num, coin, gwei, time, bothSpellings, blockLink, paged, tabs } from "../lib.js";
-import { txCols, internalCols, listTable } from "./lists.js";
+import { txCols, internalCols, nativeCols, listTable } from "./lists.js";
 
 export default async function block([, id]) {
   const b = await api("/blocks/" + encodeURIComponent(id));
@@ -17,6 +17,7 @@ export default async function block([, id]) {
     h("div", { class: "card" }, fields([
       ["Height", String(b.height), "height"],
       ["Hash", h("span", { class: "mono hash" }, b.hash), "hash"],
+      b.cometbft_hash ? ["CometBFT block hash", h("span", { class: "mono hash" }, b.cometbft_hash), "cometbft-hash"] : null,
       ["Parent hash", h("a", { href: "/block/" + b.parent_hash, class: "mono hash" }, b.parent_hash), "parent-hash"],
       ["Timestamp", time(b.timestamp), "timestamp"],
       ["Transactions", num(b.transactions_count), "transactions-count"],
@@ -35,5 +36,6 @@ export default async function block([, id]) {
     tabs([
       ["Transactions", () => paged("/blocks/" + b.height + "/transactions", listTable(txCols), "No transactions in this block.")],
       ["Internal transactions", () => paged("/blocks/" + b.height + "/internal-transactions", listTable(internalCols), "No internal transactions.")],
+      ["Native transactions", () => paged("/blocks/" + b.height + "/native-transactions", listTable(nativeCols), "No native transactions in this block.")],
     ]));
 }

@@ -22,6 +22,19 @@ export const txCols = [
   ["Fee", (t) => coin(t.fee && t.fee.value), "num"],
 ];
 
+// nativeCols: native (Cosmos) transactions; "To" is the first message's
+// recipient or validator.
+export const nativeCols = [
+  ["Hash", (t) => txLink(t.hash)],
+  ["Status", (t) => status(t)],
+  ["Messages", (t) => h("code", {}, t.method)],
+  ["Block", (t) => blockLink(t.block_number)],
+  ["Signer", (t) => addr(t.from)],
+  ["To", (t) => t.to ? addr(t.to) : "—"],
+  ["Value", (t) => coin(t.value), "num"],
+  ["Fee", (t) => coin(t.fee && t.fee.value), "num"],
+];
+
 export const transferCols = [
   ["Tx", (x) => txLink(x.transaction_hash)],
   ["Type", (x) => x.type.replace("token_", "")],

@@ -7,6 +7,7 @@ import { transferCols, listTable } from "./lists.js";
 
 export default async function tx([, hash]) {
   const t = await api("/transactions/" + hash);
+  if (t.native) return nativeTx(t);
   const [summary, revert] = await Promise.all([
     api("/transactions/" + hash + "/summary").catch(() => null),
     t.status === "error" ? api("/transactions/" + hash + "/revert-reason").catch(() => null) : null,
@@ -45,6 +46,41 @@ export default async function tx([, hash]) {
       ["State changes", () => paged("/transactions/" + hash + "/state-changes", listTable(stateCols), "No state changes.")],
       ["Raw trace", () => rawTrace(hash)],
     ]));
+}
+
+// nativeTx shows a native (Cosmos) transaction: its result, fee and gas,
+// and each message with its amounts to the wei.
+function nativeTx(t) {
+  const n = t.native;
+  render("Native transaction",
+    h("p", { class: "mono hash", "data-field": "hash" }, t.hash),
+    h("div", { class: "card" }, fields([
+      ["Status", [status(t), t.status === "error" ? h("span", { "data-field": "native-log" }, " ", n.log, " (", n.codespace, " code ", String(n.code), ")") : null]],
+      ["Block", blockLink(t.block_number), "block"],
+      ["Confirmations", num(t.confirmations), "confirmations"],
+      ["Timestamp", time(t.timestamp), "timestamp"],
+      ["Signer", bothSpellings(t.from.hash, "from"), "from"],
+      ["Messages", h("span", { "data-field": "method" }, t.method), null],
+      ["Value", coin(t.value), "value"],
+      ["Transaction fee", coin(t.fee && t.fee.value), "fee"],
+      ["Burnt fee", coin(t.transaction_burnt_fee), "burnt-fee"],
+      ["Gas used / wanted", num(t.gas_used) + " / " + num(n.gas_wanted), "gas"],
+      ["Sequence (nonce)", String(t.nonce), "nonce"],
+      ["Position in block", String(t.position), "position"],
+      n.memo ? ["Memo", n.memo, "memo"] : null,
+    ])),
+    h("h2", {}, "Messages"),
+    h("div", { "data-field": "messages" }, n.messages.map(nativeMsg)));
+}
+
+function nativeMsg(m, i) {
+  return h("div", { class: "card method", "data-msg": String(i) }, fields([
+    ["Type", h("code", { "data-field": "msg-type" }, m.type)],
+    m.to ? ["To", bothSpellings(m.to.hash, "msg-to"), "msg-to"] : null,
+    m.validator ? ["Validator", [h("span", { class: "mono hash", "data-field": "msg-operator" }, m.validator_operator), h("br"), addr(m.validator, { full: true })], "msg-validator"] : null,
+    m.amount != null ? ["Amount", coin(m.amount), "msg-amount"] : null,
+    m.moniker != null ? ["Moniker", m.moniker, "msg-moniker"] : null,
+  ]));
 }
 
 function revertText(r) {
