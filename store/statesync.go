@@ -335,7 +335,7 @@ func (s *Store) ImportChain(blocks []ChainBlock, root common.Hash) error {
 		if parent != nil && (block.ParentHash() != parent.Hash() || block.NumberU64() != parent.Number.Uint64()+1) {
 			return fmt.Errorf("block %d does not follow block %d", block.NumberU64(), parent.Number)
 		}
-		if err := writeBlockData(batch, block, receipts, cb.Comet, nil); err != nil {
+		if err := writeBlockData(batch, block, receipts, cb.Comet, nil, nil); err != nil {
 			return err
 		}
 		parent = block.Header()

@@ -149,7 +149,7 @@ func (s *Store) CommitBlockNative(block *types.Block, receipts types.Receipts, c
 	}
 	batch := s.db.NewBatch()
 	hash, number := block.Hash(), block.NumberU64()
-	if err := writeBlockData(batch, block, receipts, cometHash, calls); err != nil {
+	if err := writeBlockData(batch, block, receipts, cometHash, native, calls); err != nil {
 		return err
 	}
 	rawdb.WriteHeadHeaderHash(batch, hash)
@@ -168,8 +168,8 @@ func (s *Store) CommitBlockNative(block *types.Block, receipts types.Receipts, c
 
 // writeBlockData writes everything the store keeps of one block but its
 // state and the head pointers: header, body, receipts, canonical hash, tx
-// lookups, CometBFT hash, senders, internal calls and log index.
-func writeBlockData(batch ethdb.Batch, block *types.Block, receipts types.Receipts, cometHash []byte, calls [][]CallFrame) error {
+// lookups, CometBFT hash, senders, native txs, internal calls and log index.
+func writeBlockData(batch ethdb.Batch, block *types.Block, receipts types.Receipts, cometHash []byte, native []NativeTx, calls [][]CallFrame) error {
 	hash, number := block.Hash(), block.NumberU64()
 	rawdb.WriteBlock(batch, block)
 	rawdb.WriteReceipts(batch, hash, number, receipts)
