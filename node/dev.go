@@ -102,7 +102,7 @@ func (b devBackend) SendDev(ctx context.Context, send *devchain.Send) error {
 // checkDev puts a dev transaction into the mempool.
 func (b devBackend) checkDev(ctx context.Context, raw []byte) error {
 	resCh := make(chan *abci.ResponseCheckTx, 1)
-	if err := b.n.cmt.Mempool().CheckTx(raw, func(res *abci.ResponseCheckTx) { resCh <- res }, mempool.TxInfo{}); err != nil {
+	if err := b.n.comet().Mempool().CheckTx(raw, func(res *abci.ResponseCheckTx) { resCh <- res }, mempool.TxInfo{}); err != nil {
 		return err
 	}
 	select {
@@ -151,7 +151,7 @@ func (b devBackend) DropAllTransactions() {
 }
 
 func (b devBackend) drop(txs []*txpool.Tx) {
-	mp := b.n.cmt.Mempool()
+	mp := b.n.comet().Mempool()
 	mp.Lock() // as CometBFT's own removals run
 	defer mp.Unlock()
 	for _, ptx := range txs {
@@ -159,3 +159,6 @@ func (b devBackend) drop(txs []*txpool.Tx) {
 		_ = mp.RemoveTxByKey(cmttypes.TxKey(ptx.Key)) // a queued tx is not in the mempool: fine
 	}
 }
+
+// Revert is evm_revert's node side (revert.go).
+func (b devBackend) Revert(ctx context.Context, h uint64) error { return b.n.Revert(ctx, h) }
