@@ -85,7 +85,7 @@ type Node struct {
 	cmtStart cometStart                  // what starts it (again)
 	local    atomic.Pointer[local.Local] // its RPC as a client, for the Cosmos services
 	revertMu sync.Mutex                  // one evm_revert at a time (revert.go)
-	cmtDBs   openedDBs                   // the databases it opened (closed after it stops)
+	cmtDBs   cometDBs                    // its databases, open until Stop
 	rpc      *rpc.Server
 	rest     *rest.Server
 	grpc     *grpcapi.Server   // nil unless [grpc] enable
@@ -435,7 +435,6 @@ func (n *Node) stopComet() {
 		}
 		cmt.Wait()
 	}
-	n.cmtDBs.closeAll()
 }
 
 // comet is the running CometBFT node (nil before Start).
@@ -461,6 +460,7 @@ func (n *Node) Stop() {
 	}
 	n.stopJournal() // no client adds to the pool any more
 	n.stopComet()
+	n.cmtDBs.closeAll()
 	if n.pvDone != nil {
 		n.pvDone()
 	}

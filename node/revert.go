@@ -43,7 +43,7 @@ func (n *Node) Revert(ctx context.Context, h uint64) error {
 // rewind rewinds everything CometBFT and the node keep to h, CometBFT
 // stopped.
 func (n *Node) rewind(ctx context.Context, h uint64) error {
-	if err := rewindComet(n.cmtCfg, n.dbProvider(), int64(h)); err != nil {
+	if err := rewindComet(n.cmtCfg, n.cmtDBs.provider(n.dbProvider()), int64(h)); err != nil {
 		return fmt.Errorf("rewind CometBFT: %w", err)
 	}
 	if err := resetWAL(n.cmtCfg.Consensus.WalFile(), int64(h)); err != nil {

@@ -40,35 +40,48 @@ type unsyncedBatch struct{ dbm.Batch }
 
 func (b unsyncedBatch) WriteSync() error { return b.Write() }
 
-// openedDBs keeps the databases a CometBFT node opened: its Stop closes
-// the block store, state and evidence databases but not the tx index one
-// (CometBFT v0.38), whose file lock would keep a new node in the same
-// process (a dev chain's evm_revert) from opening it.
-type openedDBs struct {
+// cometDBs keeps CometBFT's databases open for the process's lifetime:
+// a dev chain's evm_revert stops its node and starts a new one on the same
+// stores, and opening them again (goleveldb replays its journal) took most
+// of a revert's time. The node gets them with Close made a no-op (its
+// Stop closes three of them; in v0.38 not the tx index one); closeAll
+// closes them when the node stops for good.
+type cometDBs struct {
 	mu  sync.Mutex
-	dbs []dbm.DB
+	dbs map[string]dbm.DB
 }
 
-// provider wraps open, recording what it opens.
-func (o *openedDBs) provider(open cmtcfg.DBProvider) cmtcfg.DBProvider {
+// provider wraps open: a database already open is handed out again.
+func (c *cometDBs) provider(open cmtcfg.DBProvider) cmtcfg.DBProvider {
 	return func(ctx *cmtcfg.DBContext) (dbm.DB, error) {
-		db, err := open(ctx)
-		if err == nil {
-			o.mu.Lock()
-			o.dbs = append(o.dbs, db)
-			o.mu.Unlock()
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if db, ok := c.dbs[ctx.ID]; ok {
+			return keptDB{db}, nil
 		}
-		return db, err
+		db, err := open(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if c.dbs == nil {
+			c.dbs = make(map[string]dbm.DB)
+		}
+		c.dbs[ctx.ID] = db
+		return keptDB{db}, nil
 	}
 }
 
-// closeAll closes every recorded database (closing one CometBFT closed
-// already only returns an error, ignored).
-func (o *openedDBs) closeAll() {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	for _, db := range o.dbs {
+// closeAll closes every database.
+func (c *cometDBs) closeAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, db := range c.dbs {
 		_ = db.Close()
 	}
-	o.dbs = nil
+	c.dbs = nil
 }
+
+// keptDB is a database whose Close leaves it open (see cometDBs).
+type keptDB struct{ dbm.DB }
+
+func (keptDB) Close() error { return nil }
