@@ -141,7 +141,7 @@ func (n *Node) admit(ctx context.Context, raw []byte) error {
 	}
 	select {
 	case res := <-resCh:
-		if res.Code != abci.CodeTypeOK && res.Code != app.CodeQueued {
+		if res.Code != abci.CodeTypeOK && res.Code != app.CodeQueued && res.Code != app.CodeHeld {
 			return errors.New(res.Log)
 		}
 		return nil

@@ -162,3 +162,6 @@ func (b devBackend) drop(txs []*txpool.Tx) {
 
 // Revert is evm_revert's node side (revert.go).
 func (b devBackend) Revert(ctx context.Context, h uint64) error { return b.n.Revert(ctx, h) }
+
+func (b devBackend) SetAutomine(on bool) bool { return b.n.app.SetAutomine(on) }
+func (b devBackend) Automine() bool           { return b.n.app.Automine() }

@@ -50,6 +50,10 @@ type Backend interface {
 	// Revert makes block h the head again on every surface, as if the
 	// blocks after it had never been made (evm_revert).
 	Revert(ctx context.Context, h uint64) error
+	// SetAutomine turns automine on or off and reports whether
+	// transactions sent while it was off wait in the pool.
+	SetAutomine(on bool) (held bool)
+	Automine() bool
 }
 
 // API holds the methods; Anvil and EVM expose them under anvil's names.
