@@ -165,3 +165,8 @@ func (b devBackend) Revert(ctx context.Context, h uint64) error { return b.n.Rev
 
 func (b devBackend) SetAutomine(on bool) bool { return b.n.app.SetAutomine(on) }
 func (b devBackend) Automine() bool           { return b.n.app.Automine() }
+
+func (b devBackend) DumpState() (*devchain.State, error) { return b.n.DumpState() }
+func (b devBackend) LoadState(ctx context.Context, s *devchain.State) error {
+	return b.n.LoadState(ctx, s)
+}

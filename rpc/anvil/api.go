@@ -54,6 +54,10 @@ type Backend interface {
 	// transactions sent while it was off wait in the pool.
 	SetAutomine(on bool) (held bool)
 	Automine() bool
+	// DumpState lists the state at the head; LoadState applies one in
+	// blocks of edits, returning once they are committed.
+	DumpState() (*devchain.State, error)
+	LoadState(ctx context.Context, s *devchain.State) error
 }
 
 // API holds the methods; Anvil and EVM expose them under anvil's names.

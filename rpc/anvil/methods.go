@@ -158,3 +158,26 @@ func (api *API) setIntervalMining(secs Quantity) error {
 	api.setInterval(time.Duration(s) * time.Second)
 	return nil
 }
+
+// DumpState is anvil_dumpState: the state at the head, gzip-compressed
+// JSON in anvil's shape (devchain.State).
+func (a *Anvil) DumpState() (hexutil.Bytes, error) {
+	st, err := a.api.b.DumpState()
+	if err != nil {
+		return nil, err
+	}
+	return st.Encode()
+}
+
+// LoadState is anvil_loadState: applies a dumped state (gzip-compressed
+// or plain JSON) as blocks of edits; true once they are committed.
+func (a *Anvil) LoadState(ctx context.Context, raw hexutil.Bytes) (bool, error) {
+	st, err := devchain.DecodeState(raw)
+	if err != nil {
+		return false, invalidParams(err.Error())
+	}
+	if err := a.api.b.LoadState(ctx, st); err != nil {
+		return false, err
+	}
+	return true, nil
+}
