@@ -108,12 +108,13 @@ func indexKeyHeight(key, value []byte) (int64, bool) {
 		}
 		return 0, false
 	}
+	// A primary entry is keyed by its tx's hash (an event key can be 32
+	// bytes long too).
 	if len(key) == 32 {
 		var res abci.TxResult
-		if proto.Unmarshal(value, &res) == nil {
+		if proto.Unmarshal(value, &res) == nil && bytes.Equal(cmttypes.Tx(res.Tx).Hash(), key) {
 			return res.Height, true
 		}
-		return 0, false
 	}
 	parts := bytes.Split(key, []byte("/"))
 	if len(parts) < 4 {
