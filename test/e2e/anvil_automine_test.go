@@ -18,6 +18,7 @@ func TestAnvilAutomine(t *testing.T) {
 	n := StartDev(t, "--empty-block-interval", "0")
 	var null any
 	var on bool
+	mustCall(t, n, &null, "evm_mine") // settled: no block for a pending AppHash follows
 	mustCall(t, n, &null, "evm_setAutomine", false)
 	if mustCall(t, n, &on, "anvil_getAutomine"); on {
 		t.Fatal("anvil_getAutomine true after evm_setAutomine(false)")
