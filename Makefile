@@ -6,7 +6,7 @@ LDFLAGS  := -X github.com/emberchain/ember/app.Version=$(VERSION)
 
 FUZZTIME ?= 10s
 
-.PHONY: build dev test test-unit fuzz contracts bench bench-peers bench-transfers bench-logs bench-reads bench-traces bench-txpool bench-explorer vet fmt clean
+.PHONY: build dev test test-unit fuzz contracts bench bench-peers bench-transfers bench-logs bench-reads bench-traces bench-txpool bench-devchain bench-explorer vet fmt clean
 
 build: ## build emberd into build/emberd
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/emberd
@@ -60,6 +60,9 @@ bench-traces: build ## debug_traceBlockByNumber (callTracer) on a block of 500 E
 
 bench-txpool: build ## eth_sendRawTransaction admission rate (10,000 txs from 1,000 senders) and txpool_content latency, Ember vs geth --dev (see bench/README.md)
 	$(GO) run ./bench/txpool -emberd $(BIN)
+
+bench-devchain: build bench-peers ## anvil_mine of 1,000 blocks and the evm_revert + evm_snapshot round trip, Ember (explorer on/off) vs anvil (see bench/README.md)
+	$(GO) run ./bench/devchain -emberd $(BIN)
 
 bench-explorer: ## explorer: index 100,000 blocks / 1,000,000 txs (synthetic chain), then API p50/p99 and the pages (HTML + API calls, DOMContentLoaded in headless Chromium) (see bench/README.md; EXPLORER_BENCH_FLAGS="-db postgres://…")
 	$(GO) run ./bench/explorer $(EXPLORER_BENCH_FLAGS)

@@ -60,8 +60,9 @@ type App struct {
 	miner   minerSettings // this node's etherbase and minimum tip
 	hooks   MempoolHooks  // changes to CometBFT's mempool, made off the ABCI goroutine
 
-	dev  devState      // a dev chain's queued edits and waiters (dev.go)
-	snap snapshotState // state-sync snapshots served and restored (snapshot.go)
+	dev    devState      // a dev chain's queued edits and waiters (dev.go)
+	manual manualMining  // a dev chain's automine switch (automine.go)
+	snap   snapshotState // state-sync snapshots served and restored (snapshot.go)
 
 	captureCalls atomic.Bool            // record internal transactions (see CaptureInternalCalls)
 	chainID      atomic.Pointer[string] // CometBFT chain id, signed by native transactions

@@ -124,6 +124,9 @@ func (a *App) admitted(ptx *pool.Tx, added pool.Added) *abci.ResponseCheckTx {
 			fn(evm)
 		}
 	}
+	if res := a.hold(ptx); res != nil { // automine.go
+		return res
+	}
 	return &abci.ResponseCheckTx{Code: CodeOK, GasWanted: int64(ptx.Item.Gas())}
 }
 

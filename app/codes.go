@@ -27,6 +27,12 @@ const (
 	// returns the hash, as geth does for a queued transaction.
 	CodeQueued    uint32 = 8
 	CodePoolLimit uint32 = 9 // per-account or global pool limit reached
+	// CodeHeld answers CheckTx, on a dev chain with automine off
+	// (evm_setAutomine(false)), for a transaction accepted into the app's
+	// pool as pending but kept out of CometBFT's mempool, which would make
+	// a block for it: the next evm_mine / anvil_mine block takes it from
+	// the pool. Not an error to a client, like CodeQueued.
+	CodeHeld uint32 = 10
 )
 
 // Codespace is reported with every non-zero code.

@@ -255,3 +255,25 @@ func (a *App) devCommitted(raws [][]byte, changedState bool) {
 		}
 	}
 }
+
+// Rewound resets what the app keeps beside the store after a dev chain's
+// store was rewound (evm_revert): the check state is the new head's, no
+// block awaits Commit, the clock and base-fee edits queued for the next
+// block are dropped (anvil's revert restores its clock too), and callers
+// waiting for a block carrying their state edit are released. CometBFT is stopped meanwhile.
+func (a *App) Rewound() error {
+	a.mu.Lock()
+	a.pending = nil
+	a.mu.Unlock()
+	d := &a.dev
+	d.mu.Lock()
+	d.queued, d.proposed, d.proposedN = nil, nil, 0 // the clock goes back with the headers
+	for _, ch := range d.afterNext {
+		close(ch)
+	}
+	d.afterNext = nil
+	d.mu.Unlock()
+	a.checkMu.Lock()
+	defer a.checkMu.Unlock()
+	return a.resetCheckState()
+}

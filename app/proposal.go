@@ -29,6 +29,9 @@ func (a *App) PrepareProposal(_ context.Context, req *abci.RequestPrepareProposa
 			candidates = append(candidates, a.pool.Get(key))
 		}
 	}
+	if a.genesis.Dev {
+		candidates = append(candidates, a.heldFor(req.Txs)...) // automine.go
+	}
 	head := a.store.Head()
 	nonce := func(addr common.Address) uint64 { return a.checkState.GetNonce(addr) }
 	ordered := pool.Order(candidates, nonce, a.nextBaseFee(), head.GasLimit)

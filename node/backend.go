@@ -131,7 +131,7 @@ func (n *Node) admit(ctx context.Context, raw []byte) error {
 	}
 	defer n.app.Forget(key)
 	resCh := make(chan *abci.ResponseCheckTx, 1)
-	err = n.cmt.Mempool().CheckTx(raw, func(res *abci.ResponseCheckTx) { resCh <- res }, mempool.TxInfo{})
+	err = n.comet().Mempool().CheckTx(raw, func(res *abci.ResponseCheckTx) { resCh <- res }, mempool.TxInfo{})
 	switch {
 	case errors.Is(err, mempool.ErrTxInCache):
 		return n.seenBefore(raw)
@@ -144,7 +144,7 @@ func (n *Node) admit(ctx context.Context, raw []byte) error {
 	}
 	select {
 	case res := <-resCh:
-		if res.Code != abci.CodeTypeOK && res.Code != app.CodeQueued {
+		if res.Code != abci.CodeTypeOK && res.Code != app.CodeQueued && res.Code != app.CodeHeld {
 			return errors.New(res.Log)
 		}
 		return nil
@@ -194,5 +194,5 @@ func (b *backend) SetEtherbase(addr common.Address) {
 // SetMinGasPrice sets the minimum tip and writes it to app.toml.
 func (b *backend) SetMinGasPrice(price *big.Int) (bool, error) { return b.n.setMinGasPrice(price) }
 
-func (b *backend) PeerCount() int  { return b.n.cmt.Switch().Peers().Size() }
-func (b *backend) Listening() bool { return b.n.cmt.IsListening() }
+func (b *backend) PeerCount() int  { return b.n.comet().Switch().Peers().Size() }
+func (b *backend) Listening() bool { return b.n.comet().IsListening() }

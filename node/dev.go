@@ -102,7 +102,7 @@ func (b devBackend) SendDev(ctx context.Context, send *devchain.Send) error {
 // checkDev puts a dev transaction into the mempool.
 func (b devBackend) checkDev(ctx context.Context, raw []byte) error {
 	resCh := make(chan *abci.ResponseCheckTx, 1)
-	if err := b.n.cmt.Mempool().CheckTx(raw, func(res *abci.ResponseCheckTx) { resCh <- res }, mempool.TxInfo{}); err != nil {
+	if err := b.n.comet().Mempool().CheckTx(raw, func(res *abci.ResponseCheckTx) { resCh <- res }, mempool.TxInfo{}); err != nil {
 		return err
 	}
 	select {
@@ -151,11 +151,22 @@ func (b devBackend) DropAllTransactions() {
 }
 
 func (b devBackend) drop(txs []*txpool.Tx) {
-	mp := b.n.cmt.Mempool()
+	mp := b.n.comet().Mempool()
 	mp.Lock() // as CometBFT's own removals run
 	defer mp.Unlock()
 	for _, ptx := range txs {
 		b.n.pool.Remove(ptx.Key)
 		_ = mp.RemoveTxByKey(cmttypes.TxKey(ptx.Key)) // a queued tx is not in the mempool: fine
 	}
+}
+
+// Revert is evm_revert's node side (revert.go).
+func (b devBackend) Revert(ctx context.Context, h uint64) error { return b.n.Revert(ctx, h) }
+
+func (b devBackend) SetAutomine(on bool) bool { return b.n.app.SetAutomine(on) }
+func (b devBackend) Automine() bool           { return b.n.app.Automine() }
+
+func (b devBackend) DumpState() (*devchain.State, error) { return b.n.DumpState() }
+func (b devBackend) LoadState(ctx context.Context, s *devchain.State) error {
+	return b.n.LoadState(ctx, s)
 }

@@ -9,8 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	cmtcfg "github.com/cometbft/cometbft/config"
+	cmtlog "github.com/cometbft/cometbft/libs/log"
 	cmtnode "github.com/cometbft/cometbft/node"
 	"github.com/cometbft/cometbft/p2p"
 	"github.com/cometbft/cometbft/proxy"
@@ -76,18 +79,26 @@ type Node struct {
 	state   *app.AppState
 	log     *slog.Logger
 
-	store    *store.Store
-	pool     *txpool.Pool
-	app      *app.App
-	events   *filters.Events
-	cmt      *cmtnode.Node
+	store  *store.Store
+	pool   *txpool.Pool
+	app    *app.App
+	events *filters.Events
+	// cmt is the in-process CometBFT node; a dev chain's evm_revert
+	// replaces it (revert.go), so it is read through comet().
+	cmt      atomic.Pointer[cmtnode.Node]
+	cmtStart cometStart                  // what starts it (again)
+	local    atomic.Pointer[local.Local] // its RPC as a client, for the Cosmos services
+	revertMu sync.Mutex                  // one evm_revert at a time (revert.go)
+	cmtDBs   cometDBs                    // its databases, open until Stop
 	rpc      *rpc.Server
 	rest     *rest.Server
 	grpc     *grpcapi.Server   // nil unless [grpc] enable
 	cosmos   cosmosBackend     // what the Cosmos services read
 	services *cosmosapi.Router // the Cosmos services by method path (abci_query, REST)
 	explorer *explorer.Service // nil unless [explorer] enable
+	exSource *nodesource.NodeSource
 	filters  *filters.API
+	ethAPI   *eth.API
 	keys     *keys      // the keyring eth_accounts, eth_sign* and personal serve
 	devAPI   *anvil.API // anvil_/hardhat_/evm_ on a development chain (dev.go)
 
@@ -145,7 +156,7 @@ func New(home string, ov Overrides) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(filepath.Join(home, "data", "ember"), appState.EVM.Config, store.Options{CacheMB: cfg.Store.CacheMB, TrieCacheMB: cfg.Store.TrieCacheMB, NoSync: !cfg.Store.Sync})
+	st, err := store.Open(filepath.Join(home, "data", "ember"), appState.EVM.Config, store.Options{CacheMB: cfg.Store.CacheMB, TrieCacheMB: cfg.Store.TrieCacheMB, NoSync: !cfg.Store.Sync, Preimages: appState.Dev})
 	if err != nil {
 		return nil, err
 	}
@@ -285,34 +296,22 @@ func (n *Node) Start() error {
 		return fmt.Errorf("load validator: %w", err)
 	}
 	n.coinbase = n.app.RewardAddress(pub.Address())
-	cmt, err := cmtnode.NewNode(n.cmtCfg, pv, nodeKey,
-		// One mutex per ABCI connection, not one for all: CheckTx (mempool
-		// connection) runs while FinalizeBlock (consensus) executes a block;
-		// the app locks its own state (see app.App).
-		proxy.NewConnSyncLocalClientCreator(n.abciApp()),
-		func() (*cmttypes.GenesisDoc, error) { return n.genesis, nil },
-		n.dbProvider(),
-		n.cometMetrics(),
-		cmtLog,
-	)
+	n.cmtStart = cometStart{pv: pv, nodeKey: nodeKey, log: cmtLog}
+	cmt, err := n.newComet() // its handshake writes the genesis or replays blocks
 	if err != nil {
-		return fmt.Errorf("create CometBFT node: %w", err)
+		return err
 	}
 	if err := n.startExplorer(); err != nil {
 		return err
 	}
 	n.startHead = n.headNumber() // none yet when state-syncing
-	n.cosmos = cosmosBackend{n: n, comet: local.New(cmt)}
+	n.cosmos = cosmosBackend{n: n}
 	n.services = cosmosapi.NewRouter(func() int64 { return int64(n.headNumber()) })
 	cosmosapi.Register(n.services, n.cosmos)
 	n.app.SetServiceQuery(n.services.ABCIQuery)
-	n.startMempoolWorker(cmt.Mempool())
-	if err := cmt.Start(); err != nil {
-		n.mempool.stop()
-		n.mempool = nil
-		return fmt.Errorf("start CometBFT: %w", err)
+	if err := n.startComet(cmt); err != nil {
+		return err
 	}
-	n.cmt = cmt
 	n.awaitState() // statesync.go
 	if err := n.startJournal(); err != nil {
 		n.Stop()
@@ -372,6 +371,7 @@ func (n *Node) startRPC() error {
 	}
 	sender := eth.NewTxSender(b, ethCfg) // one nonce lock per account for eth and personal
 	ethAPI := eth.NewAPI(b, ethCfg, n.keys, sender)
+	n.ethAPI = ethAPI
 	namespaces := []rpc.Namespace{
 		{Name: "eth", Service: n.filters},
 		{Name: "eth", Service: ethAPI},
@@ -407,6 +407,64 @@ func (n *Node) startRPC() error {
 	return nil
 }
 
+// cometStart is what starting CometBFT takes beside the configuration.
+type cometStart struct {
+	pv      cmttypes.PrivValidator
+	nodeKey *p2p.NodeKey
+	log     cmtlog.Logger
+}
+
+// newComet creates the in-process CometBFT node on the stores as they
+// are; its handshake with the app replays the blocks the app lacks.
+func (n *Node) newComet() (*cmtnode.Node, error) {
+	cs := n.cmtStart
+	cmt, err := cmtnode.NewNode(n.cmtCfg, cs.pv, cs.nodeKey,
+		// One mutex per ABCI connection, not one for all: CheckTx (mempool
+		// connection) runs while FinalizeBlock (consensus) executes a block;
+		// the app locks its own state (see app.App).
+		proxy.NewConnSyncLocalClientCreator(n.abciApp()),
+		func() (*cmttypes.GenesisDoc, error) { return n.genesis, nil },
+		n.cmtDBs.provider(n.dbProvider()),
+		n.cometMetrics(),
+		cs.log,
+	)
+	if err != nil {
+		return nil, fmt.Errorf("create CometBFT node: %w", err)
+	}
+	return cmt, nil
+}
+
+// startComet starts cmt with its mempool wired to the app's pool.
+func (n *Node) startComet(cmt *cmtnode.Node) error {
+	n.local.Store(local.New(cmt))
+	n.startMempoolWorker(cmt.Mempool())
+	if err := cmt.Start(); err != nil {
+		n.mempool.stop()
+		n.mempool = nil
+		return fmt.Errorf("start CometBFT: %w", err)
+	}
+	n.cmt.Store(cmt)
+	return nil
+}
+
+// stopComet stops CometBFT and the mempool worker feeding it; it closes
+// CometBFT's databases.
+func (n *Node) stopComet() {
+	if n.mempool != nil {
+		n.mempool.stop()
+		n.mempool = nil
+	}
+	if cmt := n.comet(); cmt != nil && cmt.IsRunning() {
+		if err := cmt.Stop(); err != nil {
+			n.log.Error("stop CometBFT", "err", err)
+		}
+		cmt.Wait()
+	}
+}
+
+// comet is the running CometBFT node (nil before Start).
+func (n *Node) comet() *cmtnode.Node { return n.cmt.Load() }
+
 // Stop shuts down the JSON-RPC server, CometBFT and the store, in that order.
 func (n *Node) Stop() {
 	n.stopMetrics()
@@ -426,15 +484,8 @@ func (n *Node) Stop() {
 		n.devAPI.Close()
 	}
 	n.stopJournal() // no client adds to the pool any more
-	if n.mempool != nil {
-		n.mempool.stop()
-	}
-	if n.cmt != nil && n.cmt.IsRunning() {
-		if err := n.cmt.Stop(); err != nil {
-			n.log.Error("stop CometBFT", "err", err)
-		}
-		n.cmt.Wait()
-	}
+	n.stopComet()
+	n.cmtDBs.closeAll()
 	if n.pvDone != nil {
 		n.pvDone()
 	}
@@ -473,7 +524,7 @@ func (n *Node) startExplorer() error {
 	if err != nil {
 		return fmt.Errorf("start explorer: %w", err)
 	}
-	n.explorer = svc
+	n.explorer, n.exSource = svc, src
 	return nil
 }
 

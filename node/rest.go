@@ -3,7 +3,6 @@ package node
 import (
 	"fmt"
 
-	"github.com/cometbft/cometbft/rpc/client/local"
 	"github.com/ethereum/go-ethereum/core/state"
 
 	"github.com/emberchain/ember/app"
@@ -12,15 +11,12 @@ import (
 
 // cosmosBackend serves the Cosmos services (gRPC, REST, abci_query) from
 // the store, the app and the in-process CometBFT.
-type cosmosBackend struct {
-	n     *Node
-	comet *local.Local
-}
+type cosmosBackend struct{ n *Node }
 
 func (b cosmosBackend) Prefix() string         { return b.n.state.Bech32Prefix }
 func (b cosmosBackend) Denom() string          { return b.n.state.Denom }
 func (b cosmosBackend) Version() string        { return app.Version }
-func (b cosmosBackend) Comet() cosmosapi.Comet { return b.comet }
+func (b cosmosBackend) Comet() cosmosapi.Comet { return b.n.local.Load() }
 
 func (b cosmosBackend) Simulate(tx []byte) (uint64, uint64, error) { return b.n.app.Simulate(tx) }
 

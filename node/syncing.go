@@ -12,12 +12,12 @@ import (
 // last block a connected peer committed (its consensus height - 1),
 // whichever is higher, never below current. Once caught up: false.
 func (n *Node) syncStatus() (syncing bool, start, current, highest uint64) {
-	if n.cmt == nil || !n.cmt.ConsensusReactor().WaitSync() {
+	if n.comet() == nil || !n.comet().ConsensusReactor().WaitSync() {
 		return false, 0, 0, 0
 	}
 	current = n.store.Head().Number.Uint64()
-	highest = max(current, uint64(max(n.cmt.BlockStore().Height(), 0)))
-	for _, p := range n.cmt.Switch().Peers().List() {
+	highest = max(current, uint64(max(n.comet().BlockStore().Height(), 0)))
+	for _, p := range n.comet().Switch().Peers().List() {
 		ps, ok := p.Get(cmttypes.PeerStateKey).(*cs.PeerState)
 		if !ok {
 			continue

@@ -178,7 +178,7 @@ func (b *traceBackend) ReplaysOther(ctx context.Context, block *types.Block) (bo
 // cometTxs are the bytes of block's CometBFT block: its EVM transactions,
 // native ones and any the app rejected.
 func (b *traceBackend) cometTxs(block *types.Block) ([][]byte, error) {
-	cmtBlock := b.n.cmt.BlockStore().LoadBlock(block.Number().Int64())
+	cmtBlock := b.n.comet().BlockStore().LoadBlock(block.Number().Int64())
 	if cmtBlock == nil {
 		return nil, fmt.Errorf("CometBFT block %d not found", block.NumberU64())
 	}

@@ -1,6 +1,8 @@
 package node
 
 import (
+	"sync"
+
 	dbm "github.com/cometbft/cometbft-db"
 	cmtcfg "github.com/cometbft/cometbft/config"
 )
@@ -37,3 +39,49 @@ func (d unsyncedDB) NewBatch() dbm.Batch             { return unsyncedBatch{d.DB
 type unsyncedBatch struct{ dbm.Batch }
 
 func (b unsyncedBatch) WriteSync() error { return b.Write() }
+
+// cometDBs keeps CometBFT's databases open for the process's lifetime:
+// a dev chain's evm_revert stops its node and starts a new one on the same
+// stores, and opening them again (goleveldb replays its journal) took most
+// of a revert's time. The node gets them with Close made a no-op (its
+// Stop closes three of them; in v0.38 not the tx index one); closeAll
+// closes them when the node stops for good.
+type cometDBs struct {
+	mu  sync.Mutex
+	dbs map[string]dbm.DB
+}
+
+// provider wraps open: a database already open is handed out again.
+func (c *cometDBs) provider(open cmtcfg.DBProvider) cmtcfg.DBProvider {
+	return func(ctx *cmtcfg.DBContext) (dbm.DB, error) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if db, ok := c.dbs[ctx.ID]; ok {
+			return keptDB{db}, nil
+		}
+		db, err := open(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if c.dbs == nil {
+			c.dbs = make(map[string]dbm.DB)
+		}
+		c.dbs[ctx.ID] = db
+		return keptDB{db}, nil
+	}
+}
+
+// closeAll closes every database.
+func (c *cometDBs) closeAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, db := range c.dbs {
+		_ = db.Close()
+	}
+	c.dbs = nil
+}
+
+// keptDB is a database whose Close leaves it open (see cometDBs).
+type keptDB struct{ dbm.DB }
+
+func (keptDB) Close() error { return nil }

@@ -163,3 +163,11 @@ func copyAccount(a *types.StateAccount) *types.StateAccount {
 	}
 	return a.Copy()
 }
+
+// purge empties the cache (after a rewind: reverted blocks).
+func (c *blockCache) purge() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lru.Purge()
+	c.size = 0
+}

@@ -36,7 +36,7 @@ func (s *Store) HeaderByNumber(number uint64) *types.Header {
 
 // canonicalHash is the hash of the block at number, or zero when the chain is
 // not that long yet. Committed blocks are final, so the number → hash cache
-// (refs) never goes stale.
+// (refs) never goes stale, but for a dev chain's Rewind, which purges it.
 func (s *Store) canonicalHash(number uint64) common.Hash {
 	if head := s.Head(); head == nil || number > head.Number.Uint64() {
 		return common.Hash{}

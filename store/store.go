@@ -33,6 +33,9 @@ type Options struct {
 	// which CometBFT's handshake replays at the next start; only the
 	// syncing is skipped, not the write order.
 	NoSync bool
+	// Preimages keeps the address and slot behind each hashed trie key, so
+	// the state can be listed (a dev chain's anvil_dumpState).
+	Preimages bool
 }
 
 // DefaultOptions suit a development node.
@@ -72,7 +75,7 @@ func Open(dir string, config *params.ChainConfig, opts Options) (*Store, error) 
 		return nil, fmt.Errorf("open database %s: %w", dir, err)
 	}
 	db := rawdb.NewDatabase(kv)
-	tdb := triedb.NewDatabase(db, &triedb.Config{HashDB: &hashdb.Config{CleanCacheSize: opts.TrieCacheMB << 20}})
+	tdb := triedb.NewDatabase(db, &triedb.Config{Preimages: opts.Preimages, HashDB: &hashdb.Config{CleanCacheSize: opts.TrieCacheMB << 20}})
 	s := &Store{
 		kv:      kv,
 		db:      db,

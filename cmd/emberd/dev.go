@@ -1,14 +1,18 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math/big"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -19,6 +23,7 @@ import (
 
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/accounts/keyring"
+	"github.com/emberchain/ember/devchain"
 	"github.com/emberchain/ember/node"
 	"github.com/emberchain/ember/rpc"
 )
@@ -38,6 +43,8 @@ func devCmd() *cobra.Command {
 		interval time.Duration
 		unbond   time.Duration
 		flags    nodeFlags
+
+		loadState, dumpState string
 	)
 	cmd := &cobra.Command{
 		Use:   "dev",
@@ -55,7 +62,11 @@ the file keyring instead). The private namespaces (personal) need a JWT made fro
 Without --home the chain lives in a temporary directory removed on exit. With
 --home DIR it is kept in DIR (created if empty); later runs of 'emberd dev --home DIR'
 or 'emberd start --home DIR' continue that chain. --chain-id, --accounts, --mnemonic,
---balance and --empty-block-interval only apply when the home is created.`,
+--balance and --empty-block-interval only apply when the home is created.
+
+--load-state FILE applies a state dumped by anvil_dumpState or --dump-state (anvil's
+JSON, gzip-compressed or not) once the chain runs, as blocks of edits; --dump-state FILE
+writes the state at the head to FILE when the chain is stopped.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if home == "" {
@@ -104,10 +115,12 @@ or 'emberd start --home DIR' continue that chain. --chain-id, --accounts, --mnem
 			if err := printPrivateAccess(cmd.OutOrStdout(), nd, home, unlocked); err != nil {
 				return err
 			}
-			return run(nd)
+			return runDev(nd, loadState, dumpState)
 		},
 	}
 	fs := cmd.Flags()
+	fs.StringVar(&loadState, "load-state", "", "apply the state in this file (anvil_dumpState's JSON, gzip-compressed or not) at start, in blocks of edits")
+	fs.StringVar(&dumpState, "dump-state", "", "write the state to this file (JSON, anvil's shape) when stopped")
 	fs.StringVar(&home, "home", "", "keep the chain in this directory (default: a temporary one)")
 	fs.StringVar(&chainID, "chain-id", DevChainID, "chain id of a new dev chain")
 	fs.StringVar(&mnemonic, "mnemonic", accounts.TestMnemonic, "mnemonic of the prefunded accounts")
@@ -215,5 +228,61 @@ func printPrivateAccess(w io.Writer, nd *node.Node, home string, unlocked bool) 
 	fmt.Fprintf(w, "  curl -H \"Authorization: Bearer $(emberd auth token --home %s)\" -H 'Content-Type: application/json' \\\n"+
 		"    -d '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"personal_listAccounts\",\"params\":[]}' %s\n", home, url)
 	fmt.Fprintf(w, "  cast rpc --rpc-url %s --jwt-secret %s personal_listAccounts\n\n", url, hexutil.Encode(secret)[2:])
+	return nil
+}
+
+// runDev runs a dev chain until SIGINT or SIGTERM, first loading the state
+// in loadFile, and writing the state to dumpFile at the stop (both
+// optional).
+func runDev(nd *node.Node, loadFile, dumpFile string) error {
+	if err := nd.Start(); err != nil {
+		return err
+	}
+	if loadFile != "" {
+		if err := loadDevState(nd, loadFile); err != nil {
+			nd.Stop()
+			return err
+		}
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	<-sig
+	var err error
+	if dumpFile != "" {
+		err = dumpDevState(nd, dumpFile)
+	}
+	nd.Stop()
+	return err
+}
+
+func loadDevState(nd *node.Node, file string) error {
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		return fmt.Errorf("--load-state: %w", err)
+	}
+	st, err := devchain.DecodeState(raw)
+	if err != nil {
+		return fmt.Errorf("--load-state %s: %w", file, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if err := nd.LoadState(ctx, st); err != nil {
+		return fmt.Errorf("--load-state %s: %w", file, err)
+	}
+	return nil
+}
+
+func dumpDevState(nd *node.Node, file string) error {
+	st, err := nd.DumpState()
+	if err != nil {
+		return fmt.Errorf("--dump-state: %w", err)
+	}
+	raw, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(file, raw, 0o600); err != nil {
+		return fmt.Errorf("--dump-state: %w", err)
+	}
 	return nil
 }

@@ -245,3 +245,12 @@ func (ix *Indexer) addGenesisAccounts(ctx context.Context, ib *explorer.IndexedB
 	}
 	return nil
 }
+
+// Forget drops what the indexer remembers of the store (its height, the
+// tokens it read) after the store was reset; it must not be running.
+func (ix *Indexer) Forget() {
+	ix.indexed.Store(0)
+	ix.head.Store(0)
+	ix.behind = time.Time{}
+	ix.tokens = tokenCache{}
+}

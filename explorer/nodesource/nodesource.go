@@ -63,6 +63,17 @@ func (s *NodeSource) Committed(b *app.CommittedBlock) {
 	}
 }
 
+// Rewind forgets the published blocks above h (a dev chain's evm_revert).
+func (s *NodeSource) Rewind(h uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for n := range s.recent {
+		if n > h {
+			delete(s.recent, n)
+		}
+	}
+}
+
 // SetBusy gives the source the node's "transactions wait for a block"
 // test, making it a BusySource: the indexer then yields to consensus while
 // it holds.

@@ -53,6 +53,9 @@ type Service struct {
 	api    *api.Server
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+
+	ixCancel context.CancelFunc // ends the indexer (runIndexer)
+	ixDone   chan struct{}      // closed when it has
 }
 
 // Start opens the database (migrating it), starts indexing from src and
@@ -77,13 +80,43 @@ func Start(cfg Config, home string, src explorer.Source, prefix string, log *slo
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Service{store: st, ix: ix, api: srv, cancel: cancel}
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		ix.Run(ctx)
-	}()
+	s.runIndexer()
 	meta.run(ctx, &s.wg)
 	return s, nil
+}
+
+// runIndexer starts the indexer; stopIndexer ends it.
+func (s *Service) runIndexer() {
+	ctx, cancel := context.WithCancel(context.Background())
+	s.ixCancel = cancel
+	s.ixDone = make(chan struct{})
+	go func() {
+		defer close(s.ixDone)
+		s.ix.Run(ctx)
+	}()
+}
+
+func (s *Service) stopIndexer() {
+	s.ixCancel()
+	<-s.ixDone
+}
+
+// Rewind forgets the blocks above h (a dev chain's evm_revert): with the
+// indexer stopped, the database is reset if it holds any of them, and the
+// indexer starts again (from block 0: see sqlstore.Store.Reset), so the
+// API never shows a reverted block.
+func (s *Service) Rewind(ctx context.Context, h uint64) error {
+	s.stopIndexer()
+	defer s.runIndexer()
+	height, ok, err := s.store.IndexedHeight(ctx)
+	if err != nil || !ok || height <= h {
+		return err
+	}
+	if err := s.store.Reset(ctx); err != nil {
+		return err
+	}
+	s.ix.Forget()
+	return nil
 }
 
 // Addr is the API's bound address.
@@ -94,6 +127,7 @@ func (s *Service) Addr() string { return s.api.Addr().String() }
 // start), then closes the database.
 func (s *Service) Stop() {
 	s.api.Stop()
+	s.stopIndexer()
 	s.cancel()
 	s.wg.Wait()
 	_ = s.store.Close()

@@ -47,6 +47,17 @@ type Backend interface {
 	// and returns once its block is committed; an error if the
 	// transaction was refused or not executed.
 	SendDev(ctx context.Context, send *devchain.Send) error
+	// Revert makes block h the head again on every surface, as if the
+	// blocks after it had never been made (evm_revert).
+	Revert(ctx context.Context, h uint64) error
+	// SetAutomine turns automine on or off and reports whether
+	// transactions sent while it was off wait in the pool.
+	SetAutomine(on bool) (held bool)
+	Automine() bool
+	// DumpState lists the state at the head; LoadState applies one in
+	// blocks of edits, returning once they are committed.
+	DumpState() (*devchain.State, error)
+	LoadState(ctx context.Context, s *devchain.State) error
 }
 
 // API holds the methods; Anvil and EVM expose them under anvil's names.
@@ -57,6 +68,7 @@ type API struct {
 	interval time.Duration // evm_setIntervalMining; 0 = off
 	stop     chan struct{} // closes the interval miner
 	imp      impersonation // impersonate.go
+	snaps    snapshots     // snapshot.go
 }
 
 // New returns the methods over b.

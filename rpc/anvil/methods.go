@@ -2,7 +2,6 @@ package anvil
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -97,10 +96,10 @@ func (a *Anvil) IncreaseTime(seconds Quantity) (int64, error) { return a.api.inc
 func (a *Anvil) SetNextBlockTimestamp(t Quantity) error { return a.api.setNextBlockTimestamp(t) }
 
 // SetAutomine is anvil_setAutomine (evm_setAutomine).
-func (a *Anvil) SetAutomine(on bool) error { return a.api.setAutomine(on) }
+func (a *Anvil) SetAutomine(ctx context.Context, on bool) error { return a.api.setAutomine(ctx, on) }
 
-// GetAutomine is anvil_getAutomine: always true.
-func (a *Anvil) GetAutomine() bool { return true }
+// GetAutomine is anvil_getAutomine.
+func (a *Anvil) GetAutomine() bool { return a.api.b.Automine() }
 
 // SetIntervalMining is anvil_setIntervalMining (evm_setIntervalMining).
 func (a *Anvil) SetIntervalMining(secs Quantity) error { return a.api.setIntervalMining(secs) }
@@ -136,19 +135,17 @@ func (e *EVM) IncreaseTime(seconds Quantity) (int64, error) { return e.api.incre
 func (e *EVM) SetNextBlockTimestamp(t Quantity) error { return e.api.setNextBlockTimestamp(t) }
 
 // SetAutomine is evm_setAutomine.
-func (e *EVM) SetAutomine(on bool) error { return e.api.setAutomine(on) }
+func (e *EVM) SetAutomine(ctx context.Context, on bool) error { return e.api.setAutomine(ctx, on) }
 
 // SetIntervalMining is evm_setIntervalMining.
 func (e *EVM) SetIntervalMining(secs Quantity) error { return e.api.setIntervalMining(secs) }
 
-// errNoManualMining answers evm_setAutomine(false): CometBFT puts every
-// transaction in the next block as it arrives; holding them back for
-// evm_mine is not built.
-var errNoManualMining = errors.New("evm_setAutomine(false) is not supported: an Ember dev chain includes transactions as they arrive (use evm_setIntervalMining for timed blocks)")
-
-func (api *API) setAutomine(on bool) error {
-	if !on {
-		return errNoManualMining
+// setAutomine turns automine off (transactions wait in the pool for
+// evm_mine / anvil_mine) or on again; turning it on mines the waiting
+// transactions at once, in one block, so none is left behind.
+func (api *API) setAutomine(ctx context.Context, on bool) error {
+	if held := api.b.SetAutomine(on); on && held {
+		return api.b.MineDev(ctx, [][]devchain.Op{nil})
 	}
 	return nil
 }
@@ -160,4 +157,27 @@ func (api *API) setIntervalMining(secs Quantity) error {
 	}
 	api.setInterval(time.Duration(s) * time.Second)
 	return nil
+}
+
+// DumpState is anvil_dumpState: the state at the head, gzip-compressed
+// JSON in anvil's shape (devchain.State).
+func (a *Anvil) DumpState() (hexutil.Bytes, error) {
+	st, err := a.api.b.DumpState()
+	if err != nil {
+		return nil, err
+	}
+	return st.Encode()
+}
+
+// LoadState is anvil_loadState: applies a dumped state (gzip-compressed
+// or plain JSON) as blocks of edits; true once they are committed.
+func (a *Anvil) LoadState(ctx context.Context, raw hexutil.Bytes) (bool, error) {
+	st, err := devchain.DecodeState(raw)
+	if err != nil {
+		return false, invalidParams(err.Error())
+	}
+	if err := a.api.b.LoadState(ctx, st); err != nil {
+		return false, err
+	}
+	return true, nil
 }

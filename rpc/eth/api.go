@@ -30,7 +30,8 @@ type API struct {
 	imp  Impersonator // a dev chain's impersonated senders; nil = none
 	// blocks holds encoded blocks: a committed block never changes, and
 	// encoding one with its transactions costs far more than serving it.
-	blocks *lru.SizeConstrainedCache[blockKey, json.RawMessage]
+	// A dev chain's evm_revert replaces it (see Rewound).
+	blocks atomic.Pointer[lru.SizeConstrainedCache[blockKey, json.RawMessage]]
 	// lastCtx is the block context calls last ran on (blockContext).
 	lastCtx atomic.Pointer[headerContext]
 }
@@ -49,8 +50,17 @@ func NewAPI(b Backend, cfg Config, keys Accounts, send *TxSender) *API {
 	if send == nil {
 		send = NewTxSender(b, cfg)
 	}
-	return &API{b: b, cfg: cfg, keys: keys, send: send,
-		blocks: lru.NewSizeConstrainedCache[blockKey, json.RawMessage](blockCacheBytes)}
+	api := &API{b: b, cfg: cfg, keys: keys, send: send}
+	Rewound(api)
+	return api
+}
+
+// Rewound makes api forget the encoded blocks and the block context, some
+// of which a dev chain's evm_revert removed. (A function, not a method:
+// every exported method of the service would be served as eth_….)
+func Rewound(api *API) {
+	api.blocks.Store(lru.NewSizeConstrainedCache[blockKey, json.RawMessage](blockCacheBytes))
+	api.lastCtx.Store(nil)
 }
 
 // ChainId is the EIP-155 chain id (eth_chainId).
@@ -252,7 +262,8 @@ func (api *API) GetBlockByHash(hash common.Hash, fullTx bool) (json.RawMessage, 
 // gives), or nil (null) when unknown.
 func (api *API) marshalBlockAt(hash common.Hash, fullTx bool) (json.RawMessage, error) {
 	key := blockKey{hash, fullTx}
-	if enc, ok := api.blocks.Get(key); ok {
+	cache := api.blocks.Load()
+	if enc, ok := cache.Get(key); ok {
 		return enc, nil
 	}
 	block := api.b.BlockByHash(hash)
@@ -263,7 +274,7 @@ func (api *API) marshalBlockAt(hash common.Hash, fullTx bool) (json.RawMessage, 
 	if err != nil {
 		return nil, err
 	}
-	api.blocks.Add(key, enc)
+	cache.Add(key, enc)
 	return enc, nil
 }
 

@@ -212,3 +212,18 @@ func (api *API) Counts() (filters, subscriptions int) {
 	}
 	return len(api.filters), subscriptions
 }
+
+// Rewind moves every block and log filter of api whose cursor is past
+// block h back to h+1, after a dev chain went back to h (evm_revert): the
+// blocks made next have the numbers of the reverted ones, and are
+// reported. (A function, not a method: every exported method of the
+// service would be served as eth_….)
+func Rewind(api *API, h uint64) {
+	api.mu.Lock()
+	defer api.mu.Unlock()
+	for _, f := range api.filters {
+		if f.pending == nil && f.next > h+1 {
+			f.next = h + 1
+		}
+	}
+}

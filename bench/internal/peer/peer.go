@@ -152,6 +152,8 @@ func emberArgs(cmd, home, port, ws string, explorer bool, explorerAddr string) [
 		// of the node alone, so it is off unless asked for.
 		"--explorer.enable=" + strconv.FormatBool(explorer), "--grpc.enable=false", "--explorer.address", explorerAddr,
 		"--rpc.laddr", "tcp://127.0.0.1:" + FreePort(), "--p2p.laddr", "tcp://127.0.0.1:" + FreePort(),
+		// a dev home serves metrics; not on its default port, which another
+		// node on the machine may hold
 		"--metrics.address", "127.0.0.1:" + FreePort(), "--log-level", "warn"}
 }
 

@@ -1,0 +1,93 @@
+package app
+
+import (
+	"sync"
+	"sync/atomic"
+
+	abci "github.com/cometbft/cometbft/abci/types"
+
+	"github.com/emberchain/ember/devchain"
+	pool "github.com/emberchain/ember/txpool"
+)
+
+// manualMining is a dev chain's evm_setAutomine(false): CometBFT makes a
+// block as soon as its mempool holds a transaction, so while automine is
+// off the pending transactions stay out of it, in the app's pool only
+// (held: pending nonces, txpool_content and eth_getTransactionByHash see
+// them), and a block that mines (evm_mine, anvil_mine) takes them from the
+// pool, as anvil's next mined block does.
+type manualMining struct {
+	off  atomic.Bool // automine off
+	mu   sync.Mutex
+	held []pool.Key // admitted while off, in order; pruned as they leave the pool
+}
+
+// SetAutomine turns automine on or off; it reports whether transactions
+// are held (after turning it on, the next block takes them).
+func (a *App) SetAutomine(on bool) (held bool) {
+	a.manual.off.Store(!on)
+	a.manual.mu.Lock()
+	defer a.manual.mu.Unlock()
+	return len(a.manual.held) > 0
+}
+
+// Automine tells whether automine is on (anvil_getAutomine).
+func (a *App) Automine() bool { return !a.manual.off.Load() }
+
+// hold answers CheckTx for a transaction just admitted as pending while
+// automine is off, or nil when automine is on.
+func (a *App) hold(ptx *pool.Tx) *abci.ResponseCheckTx {
+	if !a.genesis.Dev || !a.manual.off.Load() {
+		return nil
+	}
+	a.manual.mu.Lock()
+	a.manual.held = append(a.manual.held, ptx.Key)
+	a.manual.mu.Unlock()
+	return &abci.ResponseCheckTx{Code: CodeHeld, Codespace: Codespace, Log: "held: automine is off; the next evm_mine includes it"}
+}
+
+// heldFor lists the held transactions a proposal of the mempool's txs
+// includes: all still pending, when automine is on again or the proposal
+// mines (carries a dev transaction that edits no state); none otherwise.
+func (a *App) heldFor(txs [][]byte) []*pool.Tx {
+	m := &a.manual
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.held) == 0 || (m.off.Load() && !mines(txs)) {
+		return nil
+	}
+	out := make([]*pool.Tx, 0, len(m.held))
+	kept := m.held[:0]
+	for _, key := range m.held {
+		if a.pool.StatusOf(key) == pool.Pending {
+			out = append(out, a.pool.Get(key))
+			kept = append(kept, key)
+		}
+	}
+	m.held = kept
+	return out
+}
+
+// mines tells whether txs hold a dev transaction asking for a block
+// (evm_mine, anvil_mine: no state edit, no impersonated send).
+func mines(txs [][]byte) bool {
+	for _, raw := range txs {
+		if !devchain.IsDev(raw) {
+			continue
+		}
+		if tx, err := devchain.Decode(raw); err == nil && tx.Send == nil && !edits(tx.Ops) {
+			return true
+		}
+	}
+	return false
+}
+
+func edits(ops []devchain.Op) bool {
+	for _, op := range ops {
+		switch op.Kind {
+		case devchain.SetBalance, devchain.SetCode, devchain.SetNonce, devchain.SetStorage:
+			return true
+		}
+	}
+	return false
+}
