@@ -141,7 +141,7 @@ func (a *App) stateAt(height int64) (*state.StateDB, *types.Header, *abci.Respon
 	if header == nil {
 		return nil, nil, &abci.ResponseQuery{Code: CodeNoState, Codespace: Codespace, Log: fmt.Sprintf("no state at height %d", height)}
 	}
-	st, err := a.store.CachedStateAt(header.Root)
+	st, err := a.store.CachedStateOf(header)
 	if err != nil {
 		return nil, nil, &abci.ResponseQuery{Code: CodeNoState, Codespace: Codespace, Log: err.Error()}
 	}

@@ -61,6 +61,9 @@ type Overrides struct {
 	ExplorerDB       string
 	MetricsEnable    *bool
 	MetricsAddress   string
+	Pruning          string  // archive or full
+	KeepRecent       *uint64 // states kept in full mode
+	PruneInterval    *uint64 // blocks between sweeps in full mode
 }
 
 // Node is one running emberd.
@@ -139,7 +142,7 @@ func New(home string, ov Overrides) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(filepath.Join(home, "data", "ember"), appState.EVM.Config, store.Options{CacheMB: cfg.Store.CacheMB, TrieCacheMB: cfg.Store.TrieCacheMB, NoSync: !cfg.Store.Sync})
+	st, err := store.Open(filepath.Join(home, "data", "ember"), appState.EVM.Config, store.Options{CacheMB: cfg.Store.CacheMB, TrieCacheMB: cfg.Store.TrieCacheMB, NoSync: !cfg.Store.Sync, Prune: cfg.Store.pruneOptions()})
 	if err != nil {
 		return nil, err
 	}
@@ -211,6 +214,15 @@ func (ov Overrides) apply(cfg *Config, cc *cmtcfg.Config) {
 	}
 	if ov.MetricsAddress != "" {
 		cfg.Metrics.Address = ov.MetricsAddress
+	}
+	if ov.Pruning != "" {
+		cfg.Store.Pruning = ov.Pruning
+	}
+	if ov.KeepRecent != nil {
+		cfg.Store.KeepRecent = *ov.KeepRecent
+	}
+	if ov.PruneInterval != nil {
+		cfg.Store.PruneInterval = *ov.PruneInterval
 	}
 	if ov.LogLevel != "" {
 		cfg.Log.Level = ov.LogLevel
@@ -445,6 +457,15 @@ func (n *Node) startExplorer() error {
 		return fmt.Errorf("start explorer: %w", err)
 	}
 	n.explorer = svc
+	// A sweep keeps the state the indexer reads next (the balances before
+	// and after its next block), however far it lags.
+	n.store.SetPruneHold(func() (uint64, bool) {
+		indexed, _, ok := svc.Status()
+		if !ok {
+			return 0, true // nothing indexed yet: it starts from genesis
+		}
+		return indexed, true
+	})
 	return nil
 }
 

@@ -108,9 +108,9 @@ func (api *API) stateAt(bnh rpc.BlockNumberOrHash) (*state.StateDB, *types.Heade
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := api.b.StateAt(h.Root)
+	st, err := api.b.StateAt(h)
 	if err != nil {
-		return nil, nil, fmt.Errorf("state of block %d is not available: %w", h.Number, err)
+		return nil, nil, err
 	}
 	return st, h, nil
 }
@@ -123,9 +123,9 @@ func (api *API) accountAt(bnh rpc.BlockNumberOrHash, address common.Address) (*t
 	if err != nil {
 		return nil, err
 	}
-	acct, err := api.b.AccountAt(h.Root, address)
+	acct, err := api.b.AccountAt(h, address)
 	if err != nil {
-		return nil, fmt.Errorf("state of block %d is not available: %w", h.Number, err)
+		return nil, err
 	}
 	if acct == nil {
 		return types.NewEmptyStateAccount(), nil
