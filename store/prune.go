@@ -37,7 +37,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"log/slog"
 	"sync"
 	"time"
 
@@ -189,7 +188,7 @@ func (s *Store) pruneLoop(ctx context.Context) {
 			continue
 		}
 		if err := s.Prune(ctx, target); err != nil && ctx.Err() == nil {
-			slog.Error("state pruning failed; retrying at the next block", "target", target, "err", err)
+			s.log.Error("state pruning failed; retrying at the next block", "target", target, "err", err)
 		}
 	}
 }
@@ -237,7 +236,7 @@ func (s *Store) Prune(ctx context.Context, oldest uint64) error {
 	if err != nil {
 		return err
 	}
-	slog.Info("pruned state", "oldest", st.Oldest, "roots", st.Roots, "kept", st.Kept, "deleted", st.Deleted,
+	s.log.Info("pruned state", "oldest", st.Oldest, "roots", st.Roots, "kept", st.Kept, "deleted", st.Deleted,
 		"mark", st.Mark.Round(time.Millisecond), "sweep", st.Sweep.Round(time.Millisecond), "compact", st.Compact.Round(time.Millisecond))
 	s.lastPrune.Store(&st)
 	return nil
@@ -264,6 +263,7 @@ func (s *Store) prune1(ctx context.Context, oldest uint64) (PruneStats, error) {
 		s.oldest.Store(oldest)
 	}
 	st := PruneStats{Oldest: s.oldest.Load()}
+	s.log.Info("pruning state", "oldest", st.Oldest, "head", head.Number)
 	start := time.Now()
 	roots, err := s.markRange(ctx, st.Oldest, head.Number.Uint64(), keep) // step 3
 	if err != nil {

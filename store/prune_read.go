@@ -53,4 +53,3 @@ func (s *Store) explainMissing(h *types.Header, err error) error {
 	}
 	return fmt.Errorf("state of block %d is not available: %w", h.Number, err)
 }
-

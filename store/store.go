@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 
@@ -36,6 +37,7 @@ type Options struct {
 	// syncing is skipped, not the write order.
 	NoSync bool
 	Prune  PruneOptions // archive when its Mode is empty
+	Log    *slog.Logger // the pruner's; slog.Default() when nil
 }
 
 // DefaultOptions suit a development node.
@@ -59,6 +61,7 @@ type Store struct {
 
 	// Pruning (prune.go).
 	prune     PruneOptions
+	log       *slog.Logger
 	oldest    atomic.Uint64                         // first height whose state is held
 	pruned    atomic.Uint64                         // oldest of the last completed sweep
 	resume    atomic.Bool                           // a sweep was interrupted before Open
@@ -102,6 +105,10 @@ func Open(dir string, config *params.ChainConfig, opts Options) (*Store, error) 
 		refs:    lru.NewCache[uint64, blockRef](1 << 16),
 		blocks:  newBlockCache(blockCacheBlocks, blockCacheBytes),
 		prune:   opts.Prune,
+		log:     opts.Log,
+	}
+	if s.log == nil {
+		s.log = slog.Default()
 	}
 	s.trie = triedb.NewDatabase(recordingDB{Database: db, s: s}, &triedb.Config{HashDB: &hashdb.Config{CleanCacheSize: opts.TrieCacheMB << 20}})
 	s.state = state.NewMPTDatabase(s.trie, state.NewCodeDB(db))

@@ -1,0 +1,289 @@
+package e2e
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+)
+
+// fullNodeFlags start a dev node in full pruning mode keeping the states of
+// the last keep blocks, sweeping every interval blocks.
+func fullNodeFlags(keep, interval int) []string {
+	return []string{"--empty-block-interval", "0", "--store.pruning", "full",
+		"--store.keep-recent", fmt.Sprint(keep), "--store.prune-interval", fmt.Sprint(interval)}
+}
+
+// stateAnswers are the state reads of one height, as raw JSON.
+type stateAnswers map[string]json.RawMessage
+
+// stateReads are the reads whose answer at a height the test records while
+// the height is recent and compares after pruning.
+func stateReads(key, to, contract common.Address) map[string][]any {
+	return map[string][]any{
+		"eth_getBalance/sender":    {"eth_getBalance", key},
+		"eth_getBalance/recipient": {"eth_getBalance", to},
+		"eth_getTransactionCount":  {"eth_getTransactionCount", key},
+		"eth_getCode":              {"eth_getCode", contract},
+		"eth_getStorageAt":         {"eth_getStorageAt", contract, "0x0"},
+		"eth_getProof":             {"eth_getProof", contract, []string{"0x0"}},
+		"eth_call":                 {"eth_call", map[string]any{"to": contract}},
+		"eth_estimateGas":          {"eth_estimateGas", map[string]any{"from": key, "to": contract, "data": hexutil.Encode(word(7))}},
+	}
+}
+
+func readState(n *Node, reads map[string][]any, height uint64) (stateAnswers, map[string]error) {
+	out, errs := stateAnswers{}, map[string]error{}
+	for name, r := range reads {
+		var raw json.RawMessage
+		args := append(append([]any{}, r[1:]...), hexutil.EncodeUint64(height))
+		if err := n.RPC.Call(&raw, r[0].(string), args...); err != nil {
+			errs[name] = err
+			continue
+		}
+		out[name] = raw
+	}
+	return out, errs
+}
+
+// capabilities reads eth_capabilities' state entry.
+func stateCapability(t *testing.T, n *Node) (oldest uint64, strategy json.RawMessage) {
+	t.Helper()
+	var caps struct {
+		State, StateProofs struct {
+			OldestBlock    hexutil.Uint64  `json:"oldestBlock"`
+			DeleteStrategy json.RawMessage `json:"deleteStrategy"`
+		}
+	}
+	mustCall(t, n, &caps, "eth_capabilities")
+	if caps.State.OldestBlock != caps.StateProofs.OldestBlock || string(caps.State.DeleteStrategy) != string(caps.StateProofs.DeleteStrategy) {
+		t.Fatalf("eth_capabilities: state %+v, stateproofs %+v", caps.State, caps.StateProofs)
+	}
+	return uint64(caps.State.OldestBlock), caps.State.DeleteStrategy
+}
+
+// TestPruneFull runs a full node keeping 8 states: every height read while
+// recent answers the same after pruning as long as it is in the window;
+// older heights answer the exact "not available" error naming the oldest
+// state; blocks, receipts and logs stay; eth_capabilities says so.
+func TestPruneFull(t *testing.T) {
+	const keep, interval = 8, 4
+	n := StartDev(t, fullNodeFlags(keep, interval)...)
+	key, to := devKeys[4], common.HexToAddress("0x00000000000000000000000000000000000000b7")
+	d := n.WaitReceipt(t, n.send(t, key.Private, txOpts{Gas: 300_000, Data: deployCode(emitterRuntime())}).Hash())
+	reads := stateReads(key.Address, to, d.ContractAddress)
+
+	recorded := map[uint64]stateAnswers{}
+	var receipts []*types.Receipt
+	for i := uint64(1); i <= 30; i++ {
+		n.WaitReceipt(t, n.send(t, key.Private, txOpts{To: &to, Value: big.NewInt(int64(i))}).Hash())
+		r := n.WaitReceipt(t, n.send(t, key.Private, txOpts{To: &d.ContractAddress, Data: word(i), Gas: 100_000}).Hash())
+		receipts = append(receipts, r)
+		h := r.BlockNumber.Uint64()
+		answers, errs := readState(n, reads, h)
+		if len(errs) > 0 {
+			t.Fatalf("reads at %d right after it: %v", h, errs)
+		}
+		recorded[h] = answers
+	}
+	head, err := n.Eth.BlockNumber(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A sweep runs in the background once the window moved by an interval.
+	var oldest uint64
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if oldest, _ = stateCapability(t, n); oldest+keep+interval > head {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("oldest state %d at head %d: no sweep", oldest, head)
+		}
+	}
+	if _, strategy := stateCapability(t, n); string(strategy) != fmt.Sprintf(`{"type":"window","retentionBlocks":"%#x"}`, keep) {
+		t.Fatalf("deleteStrategy %s", strategy)
+	}
+
+	kept, pruned := 0, 0
+	for h, want := range recorded {
+		got, errs := readState(n, reads, h)
+		if h >= oldest {
+			kept++
+			if len(errs) > 0 {
+				t.Errorf("height %d (oldest %d): %v", h, oldest, errs)
+			}
+			for name := range want {
+				if string(got[name]) != string(want[name]) {
+					t.Errorf("%s at %d: %s after pruning, %s before", name, h, got[name], want[name])
+				}
+			}
+			continue
+		}
+		pruned++
+		wantMsg := fmt.Sprintf("state of block %d is not available on this node: the oldest available is block %d", h, oldest)
+		for name := range reads {
+			checkUnavailable(t, name, errs[name], wantMsg)
+		}
+	}
+	if kept == 0 || pruned < 20 {
+		t.Fatalf("%d recorded heights kept, %d pruned: the window (oldest %d, head %d) is not what keep-recent says", kept, pruned, oldest, head)
+	}
+
+	// Tracing needs the parent's state: a pruned parent names itself.
+	first := receipts[0]
+	parent := first.BlockNumber.Uint64() - 1
+	wantMsg := fmt.Sprintf("state of block %d is not available on this node: the oldest available is block %d", parent, oldest)
+	var raw json.RawMessage
+	checkUnavailable(t, "debug_traceBlockByNumber", n.RPC.Call(&raw, "debug_traceBlockByNumber", hexutil.EncodeUint64(first.BlockNumber.Uint64()), map[string]any{}), wantMsg)
+	checkUnavailable(t, "debug_traceTransaction", n.RPC.Call(&raw, "debug_traceTransaction", first.TxHash, map[string]any{"tracer": "callTracer"}), wantMsg)
+	last := receipts[len(receipts)-1]
+	if err := n.RPC.Call(&raw, "debug_traceTransaction", last.TxHash, map[string]any{"tracer": "callTracer"}); err != nil {
+		t.Fatalf("trace of a tx in the window: %v", err)
+	}
+
+	// Blocks, receipts and logs of pruned heights stay.
+	for _, r := range receipts[:3] {
+		got, err := n.Eth.TransactionReceipt(ctx(t), r.TxHash)
+		if err != nil || got.BlockHash != r.BlockHash || len(got.Logs) != 1 {
+			t.Fatalf("receipt of %s in pruned block %d: %v %v", r.TxHash, r.BlockNumber, got, err)
+		}
+		if b, err := n.Eth.BlockByNumber(ctx(t), r.BlockNumber); err != nil || b.Hash() != r.BlockHash {
+			t.Fatalf("pruned block %d: %v", r.BlockNumber, err)
+		}
+	}
+	var logs []types.Log
+	mustCall(t, n, &logs, "eth_getLogs", map[string]any{"fromBlock": "0x0", "toBlock": "latest", "address": d.ContractAddress})
+	if len(logs) != len(receipts) {
+		t.Fatalf("eth_getLogs over pruned heights: %d logs, want %d", len(logs), len(receipts))
+	}
+}
+
+func checkUnavailable(t *testing.T, what string, err error, wantMsg string) {
+	t.Helper()
+	var re interface{ ErrorCode() int }
+	if !errors.As(err, &re) || re.ErrorCode() != -32000 || err.Error() != wantMsg {
+		t.Errorf("%s: %v, want -32000 %q", what, err, wantMsg)
+	}
+}
+
+// TestPruneKill kills a full node (SIGKILL) while it prunes, under a stream
+// of transfers, and restarts it: each time it starts cleanly, every
+// receipt a client saw is still there, the recipients hold exactly what
+// the included transfers sent, and the pruner finishes the sweep it lost.
+func TestPruneKill(t *testing.T) {
+	const keep, interval = 4, 2
+	n := StartDev(t, fullNodeFlags(keep, interval)...)
+	senders := devKeys[:4]
+	recipients := make([]common.Address, len(senders))
+	for i := range recipients {
+		recipients[i] = common.BigToAddress(big.NewInt(int64(0xe000 + i)))
+	}
+	var seen []confirmed
+	hits := 0
+	for round := 0; round < 20 && hits < 3; round++ {
+		logStart := logSize(t, n)
+		stop := make(chan struct{})
+		results := make(chan confirmed, 1<<16)
+		done := make(chan struct{})
+		for i, key := range senders {
+			go func(i int, key *ecdsaKey) {
+				streamTransfers(n.Eth, n, key, recipients[i], stop, func(c confirmed) { results <- c })
+				done <- struct{}{}
+			}(i, key.Private)
+		}
+		// Kill as soon as a sweep has begun (or after 3 s without one).
+		waitLog(n, logStart, "pruning state", 3*time.Second)
+		n.Kill()
+		close(stop)
+		for range senders {
+			<-done
+		}
+		close(results)
+		for c := range results {
+			seen = append(seen, c)
+		}
+		if killedMidSweep(t, n, logStart) {
+			hits++
+		}
+		n.Start("dev")
+	}
+	if hits == 0 {
+		t.Fatal("no kill landed during a sweep")
+	}
+	t.Logf("%d kills during a sweep, %d receipts seen", hits, len(seen))
+	// Let the journaled txs land, then check every receipt and the balances.
+	for _, c := range seen {
+		r := n.WaitReceipt(t, c.hash)
+		if r.BlockHash != c.blockHash {
+			t.Fatalf("tx %s: block %s after restarts, %s before", c.hash, r.BlockHash, c.blockHash)
+		}
+	}
+	for i, key := range senders {
+		head, err := n.Eth.BlockNumber(ctx(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		nonce, err := n.Eth.NonceAt(ctx(t), key.Address, new(big.Int).SetUint64(head))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bal, err := n.Eth.BalanceAt(ctx(t), recipients[i], new(big.Int).SetUint64(head))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// streamTransfers sends 1 wei per transfer: all included ones.
+		if bal.Uint64() != nonce {
+			t.Errorf("recipient %d holds %v wei after %d transfers", i, bal, nonce)
+		}
+	}
+	// The pruner goes on after the restarts: the window follows the head.
+	for i := 0; i < 2*interval+2; i++ {
+		n.WaitReceipt(t, n.send(t, devKeys[8].Private, txOpts{To: &recipients[0], Value: big.NewInt(1)}).Hash())
+	}
+	head, _ := n.Eth.BlockNumber(ctx(t))
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if oldest, _ := stateCapability(t, n); oldest+keep+interval > head {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no sweep after the restarts (head %d)", head)
+		}
+	}
+}
+
+func logSize(t *testing.T, n *Node) int64 {
+	fi, err := os.Stat(n.logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
+}
+
+// waitLog waits until the node's log after offset contains s, or for max.
+func waitLog(n *Node, offset int64, s string, max time.Duration) {
+	for deadline := time.Now().Add(max); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+		if b, _ := os.ReadFile(n.logPath); int64(len(b)) > offset && strings.Contains(string(b[offset:]), s) {
+			return
+		}
+	}
+}
+
+// killedMidSweep reports whether the run logged after offset began a sweep
+// it did not finish.
+func killedMidSweep(t *testing.T, n *Node, offset int64) bool {
+	b, err := os.ReadFile(n.logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := string(b[offset:])
+	startAt, endAt := strings.LastIndex(run, "pruning state"), strings.LastIndex(run, "pruned state")
+	return startAt >= 0 && endAt < startAt
+}
