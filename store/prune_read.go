@@ -6,6 +6,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/state"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 )
 
 // Reads of the state after a block, by its header: a height below the
@@ -52,4 +53,21 @@ func (s *Store) explainMissing(h *types.Header, err error) error {
 		return unavailable
 	}
 	return fmt.Errorf("state of block %d is not available: %w", h.Number, err)
+}
+
+// StateSize counts the state trie nodes on disk (the hash-scheme nodes:
+// 32-byte keys holding the node whose keccak256 they are) and their bytes,
+// keys and values: the part of the database pruning bounds. It reads the
+// whole database.
+func (s *Store) StateSize() (nodes int, bytes int64, err error) {
+	it := s.kv.NewIterator(nil, nil)
+	defer it.Release()
+	for it.Next() {
+		key := it.Key()
+		if len(key) == common.HashLength && crypto.Keccak256Hash(it.Value()) == common.BytesToHash(key) {
+			nodes++
+			bytes += int64(len(key) + len(it.Value()))
+		}
+	}
+	return nodes, bytes, it.Error()
 }
