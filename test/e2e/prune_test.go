@@ -287,3 +287,48 @@ func killedMidSweep(t *testing.T, n *Node, offset int64) bool {
 	startAt, endAt := strings.LastIndex(run, "pruning state"), strings.LastIndex(run, "pruned state")
 	return startAt >= 0 && endAt < startAt
 }
+
+// TestPruneSwitchModes switches a home from archive to full (the next
+// start prunes everything older than the window) and back to archive (the
+// oldest state stays where pruning left it and no longer moves).
+func TestPruneSwitchModes(t *testing.T) {
+	n := StartDev(t, "--empty-block-interval", "0")
+	to := common.HexToAddress("0x00000000000000000000000000000000000000c5")
+	transfers := func(k int) {
+		for i := 0; i < k; i++ {
+			n.WaitReceipt(t, n.send(t, devKeys[5].Private, txOpts{To: &to, Value: big.NewInt(1)}).Hash())
+		}
+	}
+	transfers(10)
+	if oldest, strategy := stateCapability(t, n); oldest != 0 || strategy != nil {
+		t.Fatalf("archive: oldest %d, deleteStrategy %s", oldest, strategy)
+	}
+	var balance hexutil.Big
+	mustCall(t, n, &balance, "eth_getBalance", to, "0x1")
+
+	n.Stop()
+	n.extra = fullNodeFlags(4, 2)
+	n.Start("dev")
+	var oldest uint64
+	for deadline := time.Now().Add(30 * time.Second); oldest == 0; time.Sleep(50 * time.Millisecond) {
+		if oldest, _ = stateCapability(t, n); time.Now().After(deadline) {
+			t.Fatal("archive → full: no sweep at start")
+		}
+	}
+	head, _ := n.Eth.BlockNumber(ctx(t))
+	if oldest+4 < head {
+		t.Fatalf("archive → full: oldest %d at head %d, window 4", oldest, head)
+	}
+	wantMsg := fmt.Sprintf("state of block 1 is not available on this node: the oldest available is block %d", oldest)
+	checkUnavailable(t, "eth_getBalance at 1 after archive → full", n.RPC.Call(&balance, "eth_getBalance", to, "0x1"), wantMsg)
+
+	n.Stop()
+	n.extra = []string{"--empty-block-interval", "0"}
+	n.Start("dev")
+	transfers(10) // 20 blocks: a full node would have swept several times
+	if got, strategy := stateCapability(t, n); got != oldest || strategy != nil {
+		t.Fatalf("full → archive: oldest %d (was %d), deleteStrategy %s", got, oldest, strategy)
+	}
+	mustCall(t, n, &balance, "eth_getBalance", to, hexutil.EncodeUint64(oldest))
+	checkUnavailable(t, "eth_getBalance at 1 after full → archive", n.RPC.Call(&balance, "eth_getBalance", to, "0x1"), wantMsg)
+}
