@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"errors"
+	"io"
+	"log/slog"
 	"math/big"
 	"testing"
 
@@ -18,7 +20,8 @@ import (
 
 func openPruneStore(t *testing.T, dir string, prune PruneOptions) *Store {
 	t.Helper()
-	s, err := Open(dir, params.AllDevChainProtocolChanges, Options{CacheMB: 8, TrieCacheMB: 8, Prune: prune})
+	s, err := Open(dir, params.AllDevChainProtocolChanges, Options{CacheMB: 8, TrieCacheMB: 8, Prune: prune,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
