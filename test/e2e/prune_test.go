@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/big"
+	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -150,6 +152,18 @@ func TestPruneFull(t *testing.T) {
 	mustCall(t, n, &logs, "eth_getLogs", map[string]any{"fromBlock": "0x0", "toBlock": "latest", "address": d.ContractAddress})
 	if len(logs) != len(receipts) {
 		t.Fatalf("eth_getLogs over pruned heights: %d logs, want %d", len(logs), len(receipts))
+	}
+
+	// The metric says the same oldest height as eth_capabilities.
+	oldest, _ = stateCapability(t, n)
+	res, err := http.Get("http://" + n.Metrics + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if again, _ := stateCapability(t, n); again == oldest && !strings.Contains(string(body), fmt.Sprintf("\nember_state_oldest_height %d\n", oldest)) {
+		t.Errorf("ember_state_oldest_height is not %d", oldest)
 	}
 }
 
