@@ -12,7 +12,9 @@ package store
 // runs that sweep online, every prune-interval blocks:
 //
 //  1. Record: from now on every trie node a block commit writes is added
-//     to the keep set (the write and the record happen under pruneMu).
+//     to the keep set (the write and the record happen under pruneMu). The
+//     root written last is marked too: its block may not be the head yet
+//     (CommitBlock writes the trie, then the block).
 //  2. Persist the new oldest height (synced) before anything is deleted, so
 //     a crash mid-sweep never leaves a height claimed that lost nodes.
 //  3. Mark: walk the account and storage tries of every kept root (the last
@@ -247,7 +249,10 @@ func (s *Store) LastPrune() *PruneStats { return s.lastPrune.Load() }
 
 func (s *Store) prune1(ctx context.Context, oldest uint64) (PruneStats, error) {
 	keep := newNodeSet()
+	s.pruneMu.Lock()
 	s.recording.Store(keep) // step 1
+	flushed := s.flushed
+	s.pruneMu.Unlock()
 	defer s.recording.Store(nil)
 	head := s.Head()
 	if head == nil || oldest > head.Number.Uint64() {
@@ -268,6 +273,12 @@ func (s *Store) prune1(ctx context.Context, oldest uint64) (PruneStats, error) {
 	roots, err := s.markRange(ctx, st.Oldest, head.Number.Uint64(), keep) // step 3
 	if err != nil {
 		return st, err
+	}
+	if flushed != (common.Hash{}) && !keep.has(flushed) {
+		if err := s.markTrie(ctx, trie.StateTrieID(flushed), keep, true); err != nil {
+			return st, fmt.Errorf("mark state %x: %w", flushed, err)
+		}
+		roots++
 	}
 	st.Roots, st.Kept, st.Mark = roots, keep.len(), time.Since(start)
 	start = time.Now()

@@ -66,6 +66,7 @@ type Store struct {
 	pruned    atomic.Uint64                         // oldest of the last completed sweep
 	resume    atomic.Bool                           // a sweep was interrupted before Open
 	pruneMu   sync.Mutex                            // orders trie-node writes and sweep deletions
+	flushed   common.Hash                           // root of the last trie written, under pruneMu
 	pruneRun  sync.Mutex                            // one sweep at a time
 	recording atomic.Pointer[nodeSet]               // keep set of the sweep running, nil when none
 	hold      atomic.Pointer[func() (uint64, bool)] // SetPruneHold
@@ -148,6 +149,9 @@ func (s *Store) Head() *types.Header { return s.head.Load() }
 func (s *Store) InitGenesis(g *core.Genesis) (*types.Block, error) {
 	s.pruneMu.Lock()
 	block, err := g.Commit(s.db, s.trie, nil)
+	if err == nil {
+		s.flushed = block.Root()
+	}
 	s.pruneMu.Unlock()
 	if err != nil {
 		return nil, fmt.Errorf("commit genesis: %w", err)
@@ -168,6 +172,9 @@ func (s *Store) InitGenesis(g *core.Genesis) (*types.Block, error) {
 func (s *Store) CommitBlock(block *types.Block, receipts types.Receipts, cometHash []byte, calls ...[]CallFrame) error {
 	s.pruneMu.Lock() // see prune.go
 	err := s.trie.Commit(block.Root(), false)
+	if err == nil {
+		s.flushed = block.Root()
+	}
 	s.pruneMu.Unlock()
 	if err != nil {
 		return fmt.Errorf("commit state %x of block %d: %w", block.Root(), block.NumberU64(), err)
