@@ -251,8 +251,7 @@ func TestPruneKill(t *testing.T) {
 	}
 	var seen []confirmed
 	hits := 0
-	for round := 0; round < 20 && hits < 3; round++ {
-		logStart := logSize(t, n)
+	for round := 0; round < 20 && (hits < 3 || round < 6); round++ {
 		stop := make(chan struct{})
 		results := make(chan confirmed, 1<<16)
 		done := make(chan struct{})
@@ -262,7 +261,12 @@ func TestPruneKill(t *testing.T) {
 				done <- struct{}{}
 			}(i, key.Private)
 		}
-		// Kill as soon as a sweep has begun (or after 3 s without one).
+		// Under load for a while (some 40 receipts), then killed as soon
+		// as a sweep begins (or 3 s later without one).
+		for deadline := time.Now().Add(20 * time.Second); len(results) < 40 && time.Now().Before(deadline); {
+			time.Sleep(5 * time.Millisecond)
+		}
+		logStart := logSize(t, n)
 		waitLog(n, logStart, "pruning state", 3*time.Second)
 		n.Kill()
 		close(stop)
