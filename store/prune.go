@@ -324,11 +324,7 @@ func (s *Store) markRange(ctx context.Context, from, to uint64, keep *nodeSet) (
 // markTrie adds the nodes of one trie to keep, skipping subtrees already
 // there; for the account trie, the storage tries of its accounts too.
 func (s *Store) markTrie(ctx context.Context, id *trie.ID, keep *nodeSet, accounts bool) error {
-	t, err := trie.New(id, s.trie)
-	if err != nil {
-		return err
-	}
-	it, err := t.NodeIterator(nil)
+	it, err := s.nodeIterator(id)
 	if err != nil {
 		return err
 	}
@@ -356,6 +352,15 @@ func (s *Store) markTrie(ctx context.Context, id *trie.ID, keep *nodeSet, accoun
 		}
 	}
 	return it.Error()
+}
+
+// nodeIterator walks the nodes of the trie id names.
+func (s *Store) nodeIterator(id *trie.ID) (trie.NodeIterator, error) {
+	t, err := trie.New(id, s.trie)
+	if err != nil {
+		return nil, err
+	}
+	return t.NodeIterator(nil)
 }
 
 // sweep deletes the trie nodes outside keep, in chunks checked and

@@ -88,11 +88,7 @@ func walkState(s *Store, n uint64) error {
 
 // walkTrie reads every node of one trie.
 func walkTrie(s *Store, id *trie.ID) error {
-	t, err := trie.New(id, s.trie)
-	if err != nil {
-		return err
-	}
-	it, err := t.NodeIterator(nil)
+	it, err := s.nodeIterator(id)
 	if err != nil {
 		return err
 	}
