@@ -294,6 +294,7 @@ func (n *Node) Start() error {
 	if err := n.startExplorer(); err != nil {
 		return err
 	}
+	n.store.StartPruning() // after the explorer set its hold: the first sweep may run at once
 	n.startHead = n.store.Head().Number.Uint64()
 	n.cosmos = cosmosBackend{n: n, comet: local.New(cmt)}
 	n.services = cosmosapi.NewRouter(func() int64 { return n.store.Head().Number.Int64() })

@@ -140,15 +140,21 @@ func (s *Store) writeHeight(key []byte, n uint64) error {
 	return s.kv.Put(key, binary.BigEndian.AppendUint64(nil, n))
 }
 
-// startPruner loads the pruning progress and, in full mode, starts the
-// goroutine that sweeps when CommitBlock signals a new head.
-func (s *Store) startPruner() {
+// loadPruning loads the pruning progress (at Open).
+func (s *Store) loadPruning() {
 	s.oldest.Store(readHeight(s, pruneOldestKey))
 	s.pruned.Store(readHeight(s, pruneDoneKey))
-	if s.prune.Mode != PruneFull {
+	s.resume.Store(s.oldest.Load() > s.pruned.Load())
+}
+
+// StartPruning starts, in full mode, the goroutine that sweeps when
+// CommitBlock signals a new head, and a sweep at once when the last one
+// was interrupted or is due. Call it once, after SetPruneHold: a sweep
+// started before would not know what a reader still needs.
+func (s *Store) StartPruning() {
+	if s.prune.Mode != PruneFull || s.pruneStop != nil {
 		return
 	}
-	s.resume.Store(s.oldest.Load() > s.pruned.Load())
 	ctx, cancel := context.WithCancel(context.Background())
 	s.pruneWake = make(chan struct{}, 1)
 	s.pruneStop = cancel

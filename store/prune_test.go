@@ -25,6 +25,7 @@ func openPruneStore(t *testing.T, dir string, prune PruneOptions) *Store {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.StartPruning()
 	if s.Head() == nil {
 		g := &core.Genesis{Config: s.config, GasLimit: 30_000_000, Difficulty: new(big.Int), BaseFee: big.NewInt(1), Alloc: types.GenesisAlloc{}}
 		if _, err := s.InitGenesis(g); err != nil {

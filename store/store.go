@@ -127,7 +127,7 @@ func Open(dir string, config *params.ChainConfig, opts Options) (*Store, error) 
 		}
 		s.head.Store(head)
 	}
-	s.startPruner()
+	s.loadPruning()
 	return s, nil
 }
 
