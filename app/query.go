@@ -141,10 +141,7 @@ func (a *App) stateAt(height int64) (*state.StateDB, *types.Header, *abci.Respon
 	if header == nil {
 		return nil, nil, &abci.ResponseQuery{Code: CodeNoState, Codespace: Codespace, Log: fmt.Sprintf("no state at height %d", height)}
 	}
-	if err := a.store.CheckState(header.Number.Uint64()); err != nil { // state-synced
-		return nil, nil, &abci.ResponseQuery{Code: CodeNoState, Codespace: Codespace, Log: err.Error()}
-	}
-	st, err := a.store.CachedStateAt(header.Root)
+	st, err := a.store.CachedStateOf(header)
 	if err != nil {
 		return nil, nil, &abci.ResponseQuery{Code: CodeNoState, Codespace: Codespace, Log: err.Error()}
 	}

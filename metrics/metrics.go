@@ -29,6 +29,10 @@ type Sources struct {
 	// Explorer is the explorer's last indexed height and the chain head it
 	// indexes towards; ok is false until it has indexed a block.
 	Explorer func() (indexed, head uint64, ok bool)
+	// State is the first height whose state the node holds (it moves with
+	// full pruning) and the last pruning sweep's time and deleted trie
+	// nodes (zero before one).
+	State func() (oldest uint64, lastSweep time.Duration, lastDeleted int)
 }
 
 // Metrics is Ember's series in their own registry.
@@ -83,6 +87,11 @@ func (m *Metrics) registerSources(f factory, src Sources) {
 	}
 	if src.Filters != nil {
 		f.gaugeFunc("rpc_filters", "Installed polling filters (eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter).", func() float64 { return float64(src.Filters()) })
+	}
+	if src.State != nil {
+		f.gaugeFunc("state_oldest_height", "First height whose state this node holds: 0 on an archive node, the window's start in full pruning mode.", func() float64 { o, _, _ := src.State(); return float64(o) })
+		f.gaugeFunc("state_prune_last_seconds", "Time the last state pruning sweep took (mark, sweep and compaction).", func() float64 { _, d, _ := src.State(); return d.Seconds() })
+		f.gaugeFunc("state_prune_last_deleted_nodes", "Trie nodes the last state pruning sweep deleted.", func() float64 { _, _, n := src.State(); return float64(n) })
 	}
 	if src.Explorer != nil {
 		f.gaugeFunc("explorer_indexed_height", "Last block the explorer has indexed.", func() float64 { i, _, _ := src.Explorer(); return float64(i) })

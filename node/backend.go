@@ -51,15 +51,21 @@ func (b *backend) Transaction(h common.Hash) (*types.Transaction, store.TxLocati
 
 // StateAt serves the RPC's reads and calls, which never commit: through the
 // store's per-root read cache.
-func (b *backend) AccountAt(root common.Hash, addr common.Address) (*types.StateAccount, error) {
-	return b.n.store.AccountAt(root, addr)
+func (b *backend) AccountAt(h *types.Header, addr common.Address) (*types.StateAccount, error) {
+	return b.n.store.AccountOf(h, addr)
 }
 
-func (b *backend) StateAvailable(number uint64) error { return b.n.store.CheckState(number) }
 func (b *backend) BlockAvailable(number uint64) error { return b.n.store.CheckBlock(number) }
 
-func (b *backend) StateAt(root common.Hash) (*state.StateDB, error) {
-	return b.n.store.CachedStateAt(root)
+func (b *backend) StateAt(h *types.Header) (*state.StateDB, error) {
+	return b.n.store.CachedStateOf(h)
+}
+
+func (b *backend) StateWindow() (oldest, keepRecent uint64) {
+	if p := b.n.store.Pruning(); p.Mode == store.PruneFull {
+		keepRecent = p.KeepRecent
+	}
+	return b.n.store.OldestState(), keepRecent
 }
 
 func (b *backend) PendingTransaction(h common.Hash) *types.Transaction {

@@ -11,6 +11,7 @@ import (
 
 	explorer "github.com/emberchain/ember/explorer/service"
 	"github.com/emberchain/ember/rpc"
+	"github.com/emberchain/ember/store"
 )
 
 // Config is app.toml: Ember's settings beside CometBFT's config.toml.
@@ -63,6 +64,18 @@ type StoreConfig struct {
 	// and only a power loss could undo them. Those syncs were half of a
 	// dev block's time from a transaction to its receipt.
 	Sync bool `toml:"sync"`
+	// Pruning is "archive" (every block's state kept) or "full" (the
+	// states of the last KeepRecent blocks kept; older states' trie nodes
+	// deleted every PruneInterval blocks). Blocks, receipts, logs and the
+	// log index are kept in both. See docs/pruning.md.
+	Pruning       string `toml:"pruning"`
+	KeepRecent    uint64 `toml:"keep-recent"`
+	PruneInterval uint64 `toml:"prune-interval"`
+}
+
+// pruneOptions is the store's view of the [store] pruning keys.
+func (c StoreConfig) pruneOptions() store.PruneOptions {
+	return store.PruneOptions{Mode: store.Pruning(c.Pruning), KeepRecent: c.KeepRecent, Interval: c.PruneInterval}
 }
 
 // LogConfig sets log verbosity.
@@ -81,12 +94,13 @@ func DefaultConfig() Config {
 		REST:         RESTConfig{Enable: true, Address: "127.0.0.1:1317"},
 		GRPC:         GRPCConfig{Enable: true, Address: "127.0.0.1:9090"},
 		Keyring:      KeyringConfig{Backend: "file"},
-		Store:        StoreConfig{CacheMB: 256, TrieCacheMB: 128, Sync: true},
-		Validator:    ValidatorConfig{SyncState: true},
-		Explorer:     explorer.DefaultConfig(),
-		Log:          LogConfig{Level: "info", CometBFTLevel: "error", Format: "text"},
-		Metrics:      MetricsConfig{Enable: false, Address: DefaultMetricsAddress},
-		StateSync:    StateSyncConfig{SnapshotKeepRecent: DefaultSnapshotKeepRecent},
+		Store: StoreConfig{CacheMB: 256, TrieCacheMB: 128, Sync: true, Pruning: string(store.DefaultPruneOptions.Mode),
+			KeepRecent: store.DefaultPruneOptions.KeepRecent, PruneInterval: store.DefaultPruneOptions.Interval},
+		Validator: ValidatorConfig{SyncState: true},
+		Explorer:  explorer.DefaultConfig(),
+		Log:       LogConfig{Level: "info", CometBFTLevel: "error", Format: "text"},
+		Metrics:   MetricsConfig{Enable: false, Address: DefaultMetricsAddress},
+		StateSync: StateSyncConfig{SnapshotKeepRecent: DefaultSnapshotKeepRecent},
 	}
 }
 

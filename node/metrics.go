@@ -55,6 +55,13 @@ func (n *Node) newMetrics() *metrics.Metrics {
 			f, _ := n.filters.Counts()
 			return f
 		},
+		State: func() (uint64, time.Duration, int) {
+			st := n.store.LastPrune()
+			if st == nil {
+				return n.store.OldestState(), 0, 0
+			}
+			return n.store.OldestState(), st.Mark + st.Sweep + st.Compact, st.Deleted
+		},
 		Explorer: func() (uint64, uint64, bool) {
 			if n.explorer == nil {
 				return 0, 0, false

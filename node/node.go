@@ -68,6 +68,9 @@ type Overrides struct {
 	// SnapshotInterval and SnapshotKeepRecent: [state-sync] (statesync.go).
 	SnapshotInterval   *uint64
 	SnapshotKeepRecent *int
+	Pruning          string  // archive or full
+	KeepRecent       *uint64 // states kept in full mode
+	PruneInterval    *uint64 // blocks between sweeps in full mode
 }
 
 // Node is one running emberd.
@@ -156,7 +159,8 @@ func New(home string, ov Overrides) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(filepath.Join(home, "data", "ember"), appState.EVM.Config, store.Options{CacheMB: cfg.Store.CacheMB, TrieCacheMB: cfg.Store.TrieCacheMB, NoSync: !cfg.Store.Sync, Preimages: appState.Dev})
+	st, err := store.Open(filepath.Join(home, "data", "ember"), appState.EVM.Config, store.Options{CacheMB: cfg.Store.CacheMB, TrieCacheMB: cfg.Store.TrieCacheMB, NoSync: !cfg.Store.Sync,
+		Preimages: appState.Dev, Prune: cfg.Store.pruneOptions(), Log: log.With("module", "store")})
 	if err != nil {
 		return nil, err
 	}
@@ -243,6 +247,15 @@ func (ov Overrides) apply(cfg *Config, cc *cmtcfg.Config) {
 	if ov.SnapshotKeepRecent != nil {
 		cfg.StateSync.SnapshotKeepRecent = *ov.SnapshotKeepRecent
 	}
+	if ov.Pruning != "" {
+		cfg.Store.Pruning = ov.Pruning
+	}
+	if ov.KeepRecent != nil {
+		cfg.Store.KeepRecent = *ov.KeepRecent
+	}
+	if ov.PruneInterval != nil {
+		cfg.Store.PruneInterval = *ov.PruneInterval
+	}
 	if ov.LogLevel != "" {
 		cfg.Log.Level = ov.LogLevel
 	}
@@ -304,6 +317,8 @@ func (n *Node) Start() error {
 	if err := n.startExplorer(); err != nil {
 		return err
 	}
+	n.store.SetPruneHold(n.pruneHold)
+	n.store.StartPruning() // after the explorer started: the first sweep may run at once
 	n.startHead = n.headNumber() // none yet when state-syncing
 	n.cosmos = cosmosBackend{n: n}
 	n.services = cosmosapi.NewRouter(func() int64 { return int64(n.headNumber()) })
@@ -526,6 +541,26 @@ func (n *Node) startExplorer() error {
 	}
 	n.explorer, n.exSource = svc, src
 	return nil
+}
+
+// pruneHold is the lowest height whose state a reader in this process still
+// needs, which a pruning sweep keeps however far behind the head it is: the
+// indexer's next block (the balances before and after it) and the height of
+// a state-sync snapshot being made.
+func (n *Node) pruneHold() (uint64, bool) {
+	hold, held := uint64(0), false
+	if n.explorer != nil {
+		held = true // nothing indexed yet: it starts from genesis
+		if indexed, _, ok := n.explorer.Status(); ok {
+			hold = indexed
+		}
+	}
+	if n.snapshots != nil {
+		if h, ok := n.snapshots.Making(); ok && (!held || h < hold) {
+			hold, held = h, true
+		}
+	}
+	return hold, held
 }
 
 // RESTAddr is the bound REST address, or "" when disabled.

@@ -33,9 +33,9 @@ func (b cosmosBackend) StateAt(height int64) (*state.StateDB, int64, error) {
 			return nil, 0, fmt.Errorf("%w: no block %d", cosmosapi.ErrHeight, height)
 		}
 	}
-	st, err := b.n.store.CachedStateAt(header.Root)
+	st, err := b.n.store.CachedStateOf(header)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%w: state of block %d: %v", cosmosapi.ErrHeight, header.Number, err)
+		return nil, 0, fmt.Errorf("%w: %v", cosmosapi.ErrHeight, err)
 	}
 	return st, header.Number.Int64(), nil
 }

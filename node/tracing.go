@@ -85,15 +85,14 @@ func (b *traceBackend) Engine() consensus.Engine         { return evm.Engine() }
 // (it keeps no bad blocks).
 func (b *traceBackend) ChainDb() ethdb.Database { return nil }
 
-// StateAtBlock opens the state after block. Every state is kept (archive),
-// so nothing is re-executed and there is nothing to release.
+// StateAtBlock opens the state after block. Every state the store holds
+// is whole on disk (archive, or the window a full node keeps), so nothing
+// is re-executed and there is nothing to release; below the window it
+// answers *store.StateUnavailableError as it is.
 func (b *traceBackend) StateAtBlock(_ context.Context, block *types.Block, _ *state.StateDB, _ bool, _ bool) (*state.StateDB, tracers.StateReleaseFunc, error) {
-	if err := b.n.store.CheckState(block.NumberU64()); err != nil {
-		return nil, nil, err
-	}
-	st, err := b.n.store.StateAt(block.Root())
+	st, err := b.n.store.StateOf(block.Header())
 	if err != nil {
-		return nil, nil, fmt.Errorf("state of block %d is not available: %w", block.NumberU64(), err)
+		return nil, nil, err
 	}
 	return st, func() {}, nil
 }
@@ -127,12 +126,9 @@ func (b *traceBackend) replay(ctx context.Context, block *types.Block, withTxs b
 	if parent == nil {
 		return nil, nil, fmt.Errorf("parent of block %d not found", block.NumberU64())
 	}
-	if err := b.n.store.CheckState(parent.Number.Uint64()); err != nil {
-		return nil, nil, err
-	}
-	st, err := b.n.store.StateAt(parent.Root)
+	st, err := b.n.store.StateOf(parent)
 	if err != nil {
-		return nil, nil, fmt.Errorf("state of block %d is not available: %w", parent.Number, err)
+		return nil, nil, err
 	}
 	var raws [][]byte
 	if withTxs {

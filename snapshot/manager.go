@@ -41,6 +41,7 @@ type Manager struct {
 
 	mu     sync.Mutex // one snapshot made at a time; guards cancel
 	busy   bool
+	height uint64 // of the snapshot being made, when busy
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 }
@@ -153,7 +154,7 @@ func (m *Manager) CreateAsync(src Source, height uint64) {
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m.busy, m.cancel = true, cancel
+	m.busy, m.height, m.cancel = true, height, cancel
 	m.wg.Add(1)
 	go func() {
 		defer m.wg.Done()
@@ -170,6 +171,14 @@ func (m *Manager) CreateAsync(src Source, height uint64) {
 		m.mu.Unlock()
 		cancel()
 	}()
+}
+
+// Making is the height of the snapshot being made, if one is: its state
+// must stay readable (a pruning node holds it) until it is done.
+func (m *Manager) Making() (uint64, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.height, m.busy
 }
 
 // Close stops a snapshot being made and waits for it.

@@ -59,15 +59,6 @@ func (s *Store) FirstState() uint64 { return s.restored.state.Load() }
 // holds: 0 unless it was state-synced.
 func (s *Store) FirstBlock() uint64 { return s.restored.block.Load() }
 
-// CheckState answers *StateUnavailableError when the state of block number
-// is older than this store holds.
-func (s *Store) CheckState(number uint64) error {
-	if first := s.FirstState(); number < first {
-		return &StateUnavailableError{Height: number, Oldest: first}
-	}
-	return nil
-}
-
 // BlockUnavailableError is the answer for a block older than a state-synced
 // node holds.
 type BlockUnavailableError struct {

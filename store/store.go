@@ -1,14 +1,17 @@
 // Package store is the node's own database: one Pebble instance holding the
-// state trie (go-ethereum's hash-based trie database, every block's state
-// kept), the chain data in go-ethereum's rawdb schema (headers, bodies,
+// state trie (go-ethereum's hash-based trie database: every block's state
+// kept in archive mode, the last ones in full mode, see prune.go), the chain data in go-ethereum's rawdb schema (headers, bodies,
 // receipts, tx lookups, canonical hashes) and Ember's own keys (the
 // CometBFT ↔ EVM block-hash mapping). A block's data is written in one batch
 // after its trie nodes, so the durable head always has its state on disk.
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"sync"
 	"sync/atomic"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -36,10 +39,12 @@ type Options struct {
 	// Preimages keeps the address and slot behind each hashed trie key, so
 	// the state can be listed (a dev chain's anvil_dumpState).
 	Preimages bool
+	Prune     PruneOptions // archive when its Mode is empty
+	Log       *slog.Logger // the pruner's; slog.Default() when nil
 }
 
 // DefaultOptions suit a development node.
-var DefaultOptions = Options{CacheMB: 256, TrieCacheMB: 128}
+var DefaultOptions = Options{CacheMB: 256, TrieCacheMB: 128, Prune: DefaultPruneOptions}
 
 // Store is the node database. It is safe for concurrent use; blocks are
 // written by one writer (the ABCI application) at a time.
@@ -58,6 +63,21 @@ type Store struct {
 	states  *stateCache                            // shared readers of recently read state roots
 
 	restored restoredFrom // where a state-synced store's data begins (statesync.go)
+	// Pruning (prune.go).
+	prune     PruneOptions
+	log       *slog.Logger
+	oldest    atomic.Uint64                         // first height whose state is held
+	pruned    atomic.Uint64                         // oldest of the last completed sweep
+	resume    atomic.Bool                           // a sweep was interrupted before Open
+	pruneMu   sync.Mutex                            // orders trie-node writes and sweep deletions
+	flushed   common.Hash                           // root of the last trie written, under pruneMu
+	pruneRun  sync.Mutex                            // one sweep at a time
+	recording atomic.Pointer[nodeSet]               // keep set of the sweep running, nil when none
+	hold      atomic.Pointer[func() (uint64, bool)] // SetPruneHold
+	lastPrune atomic.Pointer[PruneStats]
+	pruneWake chan struct{}
+	pruneStop context.CancelFunc
+	pruneDone chan struct{}
 }
 
 // Read cache sizes (see cache.go).
@@ -70,23 +90,33 @@ const (
 // Open opens (creating if needed) the store in dir for the chain described by
 // config.
 func Open(dir string, config *params.ChainConfig, opts Options) (*Store, error) {
+	if opts.Prune.Mode == "" {
+		opts.Prune.Mode = PruneArchive
+	}
+	if err := opts.Prune.Validate(); err != nil {
+		return nil, err
+	}
 	kv, err := pebble.New(dir, opts.CacheMB, 256, "ember/db/", false)
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", dir, err)
 	}
 	db := rawdb.NewDatabase(kv)
-	tdb := triedb.NewDatabase(db, &triedb.Config{Preimages: opts.Preimages, HashDB: &hashdb.Config{CleanCacheSize: opts.TrieCacheMB << 20}})
 	s := &Store{
 		kv:      kv,
 		db:      db,
-		trie:    tdb,
-		state:   state.NewMPTDatabase(tdb, state.NewCodeDB(db)),
 		config:  config,
 		noSync:  opts.NoSync,
 		headers: lru.NewCache[common.Hash, *types.Header](4096),
 		refs:    lru.NewCache[uint64, blockRef](1 << 16),
 		blocks:  newBlockCache(blockCacheBlocks, blockCacheBytes),
+		prune:   opts.Prune,
+		log:     opts.Log,
 	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	s.trie = triedb.NewDatabase(recordingDB{Database: db, s: s}, &triedb.Config{Preimages: opts.Preimages, HashDB: &hashdb.Config{CleanCacheSize: opts.TrieCacheMB << 20}})
+	s.state = state.NewMPTDatabase(s.trie, state.NewCodeDB(db))
 	s.states = newStateCache(s.state, stateCacheRoots)
 	if hash := rawdb.ReadHeadBlockHash(db); hash != (common.Hash{}) {
 		num, ok := rawdb.ReadHeaderNumber(db, hash)
@@ -105,11 +135,13 @@ func Open(dir string, config *params.ChainConfig, opts Options) (*Store, error) 
 		s.Close()
 		return nil, err
 	}
+	s.loadPruning()
 	return s, nil
 }
 
-// Close flushes and closes the database.
+// Close ends a sweep in progress, then flushes and closes the database.
 func (s *Store) Close() error {
+	s.stopPruner()
 	return errors.Join(s.trie.Close(), s.kv.Close())
 }
 
@@ -123,7 +155,12 @@ func (s *Store) Head() *types.Header { return s.head.Load() }
 // again is harmless, which is what CometBFT's handshake may ask after a crash
 // between InitChain and the first commit.
 func (s *Store) InitGenesis(g *core.Genesis) (*types.Block, error) {
+	s.pruneMu.Lock()
 	block, err := g.Commit(s.db, s.trie, nil)
+	if err == nil {
+		s.flushed = block.Root()
+	}
+	s.pruneMu.Unlock()
 	if err != nil {
 		return nil, fmt.Errorf("commit genesis: %w", err)
 	}
@@ -147,7 +184,13 @@ func (s *Store) CommitBlock(block *types.Block, receipts types.Receipts, cometHa
 // CommitBlockNative is CommitBlock for a block whose CometBFT block also
 // held native transactions: their results are written in the same batch.
 func (s *Store) CommitBlockNative(block *types.Block, receipts types.Receipts, cometHash []byte, native []NativeTx, calls ...[]CallFrame) error {
-	if err := s.trie.Commit(block.Root(), false); err != nil {
+	s.pruneMu.Lock() // see prune.go
+	err := s.trie.Commit(block.Root(), false)
+	if err == nil {
+		s.flushed = block.Root()
+	}
+	s.pruneMu.Unlock()
+	if err != nil {
 		return fmt.Errorf("commit state %x of block %d: %w", block.Root(), block.NumberU64(), err)
 	}
 	batch := s.db.NewBatch()
@@ -166,6 +209,7 @@ func (s *Store) CommitBlockNative(block *types.Block, receipts types.Receipts, c
 		}
 	}
 	s.setHead(block.Header())
+	s.wakePruner()
 	return nil
 }
 

@@ -41,6 +41,9 @@ type nodeFlags struct {
 	metricsAddr  string
 	snapEvery    uint64
 	snapKeep     int
+	pruning      string
+	keepRecent   uint64
+	pruneEvery   uint64
 }
 
 func (f *nodeFlags) register(cmd *cobra.Command) {
@@ -62,6 +65,9 @@ func (f *nodeFlags) register(cmd *cobra.Command) {
 	fs.StringVar(&f.metricsAddr, "metrics.address", "", "Prometheus metrics listen address (default from app.toml: 127.0.0.1:26660, CometBFT's metrics port)")
 	fs.Uint64Var(&f.snapEvery, "state-sync.snapshot-interval", 0, "make a state-sync snapshot every N blocks and serve them to joining nodes; 0 = none (default from app.toml [state-sync]: 0; testnet homes 100)")
 	fs.IntVar(&f.snapKeep, "state-sync.snapshot-keep-recent", 0, "snapshots kept, the oldest deleted (default from app.toml [state-sync]: 2)")
+	fs.StringVar(&f.pruning, "store.pruning", "", "state kept: archive (every block's) or full (the last --store.keep-recent blocks'); blocks, receipts and logs are always kept (default from app.toml [store] pruning: archive)")
+	fs.Uint64Var(&f.keepRecent, "store.keep-recent", 0, "full pruning: the states of this many latest blocks are kept, at least 2 (default from app.toml [store] keep-recent: 10000)")
+	fs.Uint64Var(&f.pruneEvery, "store.prune-interval", 0, "full pruning: blocks between two sweeps of older states (default from app.toml [store] prune-interval: 1000)")
 	fs.StringVar(&f.keyring, "keyring-backend", "", "keyring the node serves to eth_accounts, eth_sign* and personal: test or file (default from app.toml [keyring] backend)")
 	fs.StringVar(&f.minGas, "minimum-gas-prices", "", "lowest tip per gas (legacy gas price) admitted, in aember = wei, e.g. 1000000000aember; fixes it: miner_setGasPrice is then ignored (default from app.toml: 0aember)")
 	fs.StringVar(&f.pprof, "pprof.address", "", "serve Go's CPU, heap and goroutine profiles at http://ADDRESS/debug/pprof/ (off when empty; keep it on 127.0.0.1)")
@@ -82,6 +88,13 @@ func (f *nodeFlags) overrides(cmd *cobra.Command) node.Overrides {
 		ExplorerAddress:  f.explorerAddr,
 		ExplorerDB:       f.explorerDB,
 		MetricsAddress:   f.metricsAddr,
+		Pruning:          f.pruning,
+	}
+	if cmd.Flags().Changed("store.keep-recent") {
+		ov.KeepRecent = &f.keepRecent
+	}
+	if cmd.Flags().Changed("store.prune-interval") {
+		ov.PruneInterval = &f.pruneEvery
 	}
 	if cmd.Flags().Changed("metrics.enable") {
 		ov.MetricsEnable = &f.metricsOn

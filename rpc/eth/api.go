@@ -124,12 +124,9 @@ func (api *API) stateAt(bnh rpc.BlockNumberOrHash) (*state.StateDB, *types.Heade
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := api.b.StateAvailable(h.Number.Uint64()); err != nil {
-		return nil, nil, err
-	}
-	st, err := api.b.StateAt(h.Root)
+	st, err := api.b.StateAt(h)
 	if err != nil {
-		return nil, nil, fmt.Errorf("state of block %d is not available: %w", h.Number, err)
+		return nil, nil, err
 	}
 	return st, h, nil
 }
@@ -142,12 +139,9 @@ func (api *API) accountAt(bnh rpc.BlockNumberOrHash, address common.Address) (*t
 	if err != nil {
 		return nil, err
 	}
-	if err := api.b.StateAvailable(h.Number.Uint64()); err != nil {
-		return nil, err
-	}
-	acct, err := api.b.AccountAt(h.Root, address)
+	acct, err := api.b.AccountAt(h, address)
 	if err != nil {
-		return nil, fmt.Errorf("state of block %d is not available: %w", h.Number, err)
+		return nil, err
 	}
 	if acct == nil {
 		return types.NewEmptyStateAccount(), nil

@@ -30,14 +30,19 @@ type Backend interface {
 	BlockByHash(hash common.Hash) *types.Block
 	Receipts(header *types.Header) types.Receipts
 	Transaction(hash common.Hash) (*types.Transaction, store.TxLocation)
-	StateAt(root common.Hash) (*state.StateDB, error)
+	// StateAt opens the state after block h; a height whose state the
+	// node no longer holds answers *store.StateUnavailableError.
+	StateAt(h *types.Header) (*state.StateDB, error)
 	// AccountAt is one account of that state (nil when it has none),
 	// read without a StateDB.
-	AccountAt(root common.Hash, addr common.Address) (*types.StateAccount, error)
-	// StateAvailable and BlockAvailable answer an error naming the oldest
-	// available height when this node does not hold the state or the block
-	// at number (state-synced or pruned), nil otherwise.
-	StateAvailable(number uint64) error
+	AccountAt(h *types.Header, addr common.Address) (*types.StateAccount, error)
+	// StateWindow is the first height whose state the node holds and, when
+	// it prunes older states, how many recent ones it keeps (0: none
+	// deleted).
+	StateWindow() (oldest, keepRecent uint64)
+	// BlockAvailable answers an error naming the oldest available height
+	// when this node does not hold the block at number (state-synced), nil
+	// otherwise.
 	BlockAvailable(number uint64) error
 
 	// PendingTransaction returns a tx waiting in the pool.

@@ -213,9 +213,9 @@ func (s *TxSender) feeDefaults(ctx context.Context, args *TransactionArgs) error
 // pendingNonce is the account's next nonce counting its pooled txs.
 func (s *TxSender) pendingNonce(addr common.Address) (uint64, error) {
 	head := s.b.Head()
-	st, err := s.b.StateAt(head.Root)
+	st, err := s.b.StateAt(head)
 	if err != nil {
-		return 0, fmt.Errorf("state of block %d is not available: %w", head.Number, err)
+		return 0, err
 	}
 	return s.b.PendingNonce(addr, st.GetNonce(addr)), nil
 }

@@ -20,7 +20,7 @@ type fillBackend struct {
 
 func (fillBackend) ChainConfig() *params.ChainConfig { return params.AllDevChainProtocolChanges }
 func (fillBackend) Head() *types.Header              { return &types.Header{Number: big.NewInt(5)} }
-func (b fillBackend) StateAt(common.Hash) (*state.StateDB, error) {
+func (b fillBackend) StateAt(*types.Header) (*state.StateDB, error) {
 	return b.st, nil
 }
 func (fillBackend) PendingNonce(_ common.Address, stateNonce uint64) uint64 { return stateNonce + 2 }
