@@ -262,6 +262,11 @@ func (n *Node) signal(sig syscall.Signal, grace time.Duration) {
 
 func (n *Node) dumpLog() {
 	b, _ := os.ReadFile(n.logPath)
+	// A data race's report is the part worth reading whole, wherever it is.
+	if i := bytes.Index(b, []byte("WARNING: DATA RACE")); i >= 0 {
+		end := min(len(b), i+40000)
+		n.t.Logf("emberd's first data race (%s):\n%s", n.logPath, b[i:end])
+	}
 	if len(b) > 20000 {
 		b = b[len(b)-20000:]
 	}
