@@ -32,7 +32,7 @@ func (n *Node) devNamespaces(b *backend, ethAPI *eth.API) []rpc.Namespace {
 		return nil
 	}
 	n.devAPI = anvil.New(devBackend{b})
-	ethAPI.SetImpersonator(n.devAPI)
+	eth.SetImpersonator(ethAPI, n.devAPI)
 	an, ev := n.devAPI.Namespaces()
 	return []rpc.Namespace{{Name: "anvil", Service: an}, {Name: "hardhat", Service: an}, {Name: "evm", Service: ev}}
 }

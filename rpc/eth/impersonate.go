@@ -20,8 +20,10 @@ type Impersonator interface {
 }
 
 // SetImpersonator routes eth_sendTransaction from the accounts imp
-// impersonates to imp. Call before serving.
-func (api *API) SetImpersonator(imp Impersonator) { api.imp = imp }
+// impersonates to imp. Call before serving. (A function, not a method:
+// every exported method of the service is served, and eth_setImpersonator
+// with a null parameter turned impersonation off.)
+func SetImpersonator(api *API, imp Impersonator) { api.imp = imp }
 
 // impersonating tells whether a send from addr goes to the impersonator;
 // it does even when the node holds addr's key, as on anvil.

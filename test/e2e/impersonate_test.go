@@ -24,6 +24,12 @@ func TestAnvilImpersonation(t *testing.T) {
 	var null any
 	mustCall(t, n, &null, "anvil_setBalance", whale, hexutil.EncodeBig(ether(10)))
 	mustCall(t, n, &null, "anvil_impersonateAccount", whale)
+	// The hook that wires impersonation in is not a method anyone can call
+	// (with null it turned impersonation off).
+	err := n.RPC.Call(&null, "eth_setImpersonator", nil)
+	if re, ok := err.(interface{ ErrorCode() int }); !ok || re.ErrorCode() != -32601 {
+		t.Fatalf("eth_setImpersonator: %v, want -32601", err)
+	}
 
 	value := big.NewInt(1234)
 	var hash common.Hash
