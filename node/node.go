@@ -68,9 +68,9 @@ type Overrides struct {
 	// SnapshotInterval and SnapshotKeepRecent: [state-sync] (statesync.go).
 	SnapshotInterval   *uint64
 	SnapshotKeepRecent *int
-	Pruning          string  // archive or full
-	KeepRecent       *uint64 // states kept in full mode
-	PruneInterval    *uint64 // blocks between sweeps in full mode
+	Pruning            string  // archive or full
+	KeepRecent         *uint64 // states kept in full mode
+	PruneInterval      *uint64 // blocks between sweeps in full mode
 }
 
 // Node is one running emberd.
@@ -318,7 +318,7 @@ func (n *Node) Start() error {
 		return err
 	}
 	n.store.SetPruneHold(n.pruneHold)
-	n.store.StartPruning() // after the explorer started: the first sweep may run at once
+	n.store.StartPruning()       // after the explorer started: the first sweep may run at once
 	n.startHead = n.headNumber() // none yet when state-syncing
 	n.cosmos = cosmosBackend{n: n}
 	n.services = cosmosapi.NewRouter(func() int64 { return int64(n.headNumber()) })
