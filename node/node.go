@@ -196,74 +196,44 @@ func New(home string, ov Overrides) (*Node, error) {
 }
 
 func (ov Overrides) apply(cfg *Config, cc *cmtcfg.Config) {
-	if ov.JSONRPCEnable != nil {
-		cfg.JSONRPC.Enable = *ov.JSONRPCEnable
-	}
-	if ov.JSONRPCAddress != "" {
-		cfg.JSONRPC.Address = ov.JSONRPCAddress
-	}
-	if ov.JSONRPCWSAddress != "" {
-		cfg.JSONRPC.WSAddress = ov.JSONRPCWSAddress
-	}
+	override(&cfg.JSONRPC.Enable, ov.JSONRPCEnable)
+	overrideString(&cfg.JSONRPC.Address, ov.JSONRPCAddress)
+	overrideString(&cfg.JSONRPC.WSAddress, ov.JSONRPCWSAddress)
 	if ov.JSONRPCAPI != nil {
 		cfg.JSONRPC.API = rpc.APIList(ov.JSONRPCAPI)
 	}
-	if ov.RPCLaddr != "" {
-		cc.RPC.ListenAddress = ov.RPCLaddr
+	overrideString(&cc.RPC.ListenAddress, ov.RPCLaddr)
+	overrideString(&cc.P2P.ListenAddress, ov.P2PLaddr)
+	override(&cfg.REST.Enable, ov.RESTEnable)
+	overrideString(&cfg.REST.Address, ov.RESTAddress)
+	override(&cfg.GRPC.Enable, ov.GRPCEnable)
+	overrideString(&cfg.GRPC.Address, ov.GRPCAddress)
+	override(&cfg.Explorer.Enable, ov.ExplorerEnable)
+	overrideString(&cfg.Explorer.Address, ov.ExplorerAddress)
+	overrideString(&cfg.Explorer.DB, ov.ExplorerDB)
+	override(&cfg.Metrics.Enable, ov.MetricsEnable)
+	overrideString(&cfg.Metrics.Address, ov.MetricsAddress)
+	override(&cfg.StateSync.SnapshotInterval, ov.SnapshotInterval)
+	override(&cfg.StateSync.SnapshotKeepRecent, ov.SnapshotKeepRecent)
+	overrideString(&cfg.Store.Pruning, ov.Pruning)
+	override(&cfg.Store.KeepRecent, ov.KeepRecent)
+	override(&cfg.Store.PruneInterval, ov.PruneInterval)
+	overrideString(&cfg.Log.Level, ov.LogLevel)
+	overrideString(&cfg.MinGasPrices, ov.MinGasPrices)
+	overrideString(&cfg.Keyring.Backend, ov.KeyringBackend)
+}
+
+// override sets *dst to a flag given on the command line (v not nil).
+func override[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
 	}
-	if ov.P2PLaddr != "" {
-		cc.P2P.ListenAddress = ov.P2PLaddr
-	}
-	if ov.RESTEnable != nil {
-		cfg.REST.Enable = *ov.RESTEnable
-	}
-	if ov.RESTAddress != "" {
-		cfg.REST.Address = ov.RESTAddress
-	}
-	if ov.GRPCEnable != nil {
-		cfg.GRPC.Enable = *ov.GRPCEnable
-	}
-	if ov.GRPCAddress != "" {
-		cfg.GRPC.Address = ov.GRPCAddress
-	}
-	if ov.ExplorerEnable != nil {
-		cfg.Explorer.Enable = *ov.ExplorerEnable
-	}
-	if ov.ExplorerAddress != "" {
-		cfg.Explorer.Address = ov.ExplorerAddress
-	}
-	if ov.ExplorerDB != "" {
-		cfg.Explorer.DB = ov.ExplorerDB
-	}
-	if ov.MetricsEnable != nil {
-		cfg.Metrics.Enable = *ov.MetricsEnable
-	}
-	if ov.MetricsAddress != "" {
-		cfg.Metrics.Address = ov.MetricsAddress
-	}
-	if ov.SnapshotInterval != nil {
-		cfg.StateSync.SnapshotInterval = *ov.SnapshotInterval
-	}
-	if ov.SnapshotKeepRecent != nil {
-		cfg.StateSync.SnapshotKeepRecent = *ov.SnapshotKeepRecent
-	}
-	if ov.Pruning != "" {
-		cfg.Store.Pruning = ov.Pruning
-	}
-	if ov.KeepRecent != nil {
-		cfg.Store.KeepRecent = *ov.KeepRecent
-	}
-	if ov.PruneInterval != nil {
-		cfg.Store.PruneInterval = *ov.PruneInterval
-	}
-	if ov.LogLevel != "" {
-		cfg.Log.Level = ov.LogLevel
-	}
-	if ov.MinGasPrices != "" {
-		cfg.MinGasPrices = ov.MinGasPrices
-	}
-	if ov.KeyringBackend != "" {
-		cfg.Keyring.Backend = ov.KeyringBackend
+}
+
+// overrideString sets *dst to a string flag given (not empty).
+func overrideString(dst *string, v string) {
+	if v != "" {
+		*dst = v
 	}
 }
 
