@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	cmtcfg "github.com/cometbft/cometbft/config"
 	cmtlog "github.com/cometbft/cometbft/libs/log"
@@ -51,20 +52,23 @@ type Overrides struct {
 	JSONRPCAddress   string
 	JSONRPCWSAddress string
 	JSONRPCAPI       []string
-	RPCLaddr         string // CometBFT RPC
-	P2PLaddr         string
-	LogLevel         string
-	MinGasPrices     string // --minimum-gas-prices: wins over app.toml and miner_setGasPrice
-	KeyringBackend   string // test or file
-	RESTEnable       *bool
-	RESTAddress      string
-	GRPCEnable       *bool
-	GRPCAddress      string
-	ExplorerEnable   *bool
-	ExplorerAddress  string
-	ExplorerDB       string
-	MetricsEnable    *bool
-	MetricsAddress   string
+	// JSONRPCHTTPTimeout and JSONRPCEVMTimeout: [json-rpc] http-timeout, evm-timeout.
+	JSONRPCHTTPTimeout *time.Duration
+	JSONRPCEVMTimeout  *time.Duration
+	RPCLaddr           string // CometBFT RPC
+	P2PLaddr           string
+	LogLevel           string
+	MinGasPrices       string // --minimum-gas-prices: wins over app.toml and miner_setGasPrice
+	KeyringBackend     string // test or file
+	RESTEnable         *bool
+	RESTAddress        string
+	GRPCEnable         *bool
+	GRPCAddress        string
+	ExplorerEnable     *bool
+	ExplorerAddress    string
+	ExplorerDB         string
+	MetricsEnable      *bool
+	MetricsAddress     string
 	// SnapshotInterval and SnapshotKeepRecent: [state-sync] (statesync.go).
 	SnapshotInterval   *uint64
 	SnapshotKeepRecent *int
@@ -202,6 +206,8 @@ func (ov Overrides) apply(cfg *Config, cc *cmtcfg.Config) {
 	if ov.JSONRPCAPI != nil {
 		cfg.JSONRPC.API = rpc.APIList(ov.JSONRPCAPI)
 	}
+	overrideDuration(&cfg.JSONRPC.HTTPTimeout, ov.JSONRPCHTTPTimeout)
+	overrideDuration(&cfg.JSONRPC.EVMTimeout, ov.JSONRPCEVMTimeout)
 	overrideString(&cc.RPC.ListenAddress, ov.RPCLaddr)
 	overrideString(&cc.P2P.ListenAddress, ov.P2PLaddr)
 	override(&cfg.REST.Enable, ov.RESTEnable)
@@ -234,6 +240,13 @@ func override[T any](dst *T, v *T) {
 func overrideString(dst *string, v string) {
 	if v != "" {
 		*dst = v
+	}
+}
+
+// overrideDuration sets *dst to a duration flag given.
+func overrideDuration(dst *rpc.Duration, v *time.Duration) {
+	if v != nil {
+		*dst = rpc.Duration(*v)
 	}
 }
 

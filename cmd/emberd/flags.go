@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -44,6 +45,8 @@ type nodeFlags struct {
 	pruning      string
 	keepRecent   uint64
 	pruneEvery   uint64
+	httpTimeout  time.Duration
+	evmTimeout   time.Duration
 }
 
 func (f *nodeFlags) register(cmd *cobra.Command) {
@@ -52,6 +55,8 @@ func (f *nodeFlags) register(cmd *cobra.Command) {
 	fs.StringVar(&f.address, "json-rpc.address", "", "JSON-RPC HTTP listen address (default from app.toml: 127.0.0.1:8545)")
 	fs.StringVar(&f.wsAddress, "json-rpc.ws-address", "", "JSON-RPC WebSocket listen address (default from app.toml: 0.0.0.0:8546)")
 	fs.StringVar(&f.api, "json-rpc.api", "", "comma-separated JSON-RPC namespaces to enable (default from app.toml: eth,net,web3)")
+	fs.DurationVar(&f.httpTimeout, "json-rpc.http-timeout", 0, "time to read one JSON-RPC HTTP request and to answer it; a method still running then answers -32002 (default from app.toml: 30s)")
+	fs.DurationVar(&f.evmTimeout, "json-rpc.evm-timeout", 0, "time limit of one eth_call or eth_simulateV1; 0s = none (default from app.toml: 5s)")
 	fs.StringVar(&f.rpcLaddr, "rpc.laddr", "", "CometBFT RPC listen address (default from config.toml: tcp://127.0.0.1:26657)")
 	fs.StringVar(&f.p2pLaddr, "p2p.laddr", "", "CometBFT P2P listen address (default from config.toml: tcp://0.0.0.0:26656)")
 	fs.BoolVar(&f.restOn, "rest.enable", true, "serve the native (Cosmos-style) REST endpoints")
@@ -89,6 +94,12 @@ func (f *nodeFlags) overrides(cmd *cobra.Command) node.Overrides {
 		ExplorerDB:       f.explorerDB,
 		MetricsAddress:   f.metricsAddr,
 		Pruning:          f.pruning,
+	}
+	if cmd.Flags().Changed("json-rpc.http-timeout") {
+		ov.JSONRPCHTTPTimeout = &f.httpTimeout
+	}
+	if cmd.Flags().Changed("json-rpc.evm-timeout") {
+		ov.JSONRPCEVMTimeout = &f.evmTimeout
 	}
 	if cmd.Flags().Changed("store.keep-recent") {
 		ov.KeepRecent = &f.keepRecent

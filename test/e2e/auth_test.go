@@ -77,7 +77,7 @@ func (n *Node) CallPrivateErr(t testing.TB, result any, method string, params ..
 	t.Helper()
 	c := n.privateClient(t, n.jwtSecret(t))
 	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
 	return c.CallContext(ctx, result, method, params...)
 }

@@ -333,7 +333,10 @@ func TestPersonalKeystoreMethods(t *testing.T) {
 func TestPersonalPassphrases(t *testing.T) {
 	for _, backend := range []string{"test", "file"} {
 		t.Run(backend, func(t *testing.T) {
-			n := StartDev(t, "--keyring-backend", backend, "--empty-block-interval", "0")
+			// The file backend's standard scrypt cost may outlast the
+			// default http-timeout under the race detector.
+			n := StartDev(t, "--keyring-backend", backend, "--empty-block-interval", "0",
+				"--json-rpc.http-timeout", callTimeout.String())
 			const badPass = "could not decrypt key with given password"
 			var made common.Address
 			n.CallPrivate(t, &made, "personal_newAccount", "secret1")

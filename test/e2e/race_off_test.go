@@ -2,5 +2,10 @@
 
 package e2e
 
-// raceBuild: see race_on_test.go.
-const raceBuild = false
+import "time"
+
+// raceBuild and callTimeout: see race_on_test.go.
+const (
+	raceBuild   = false
+	callTimeout = time.Minute
+)
