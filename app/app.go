@@ -72,6 +72,8 @@ type App struct {
 	// CheckTx does not recover them again.
 	prechecked sync.Map // pool.Key -> *types.Transaction
 
+	arrived arrivals // a tx admitted as pending, for an empty dev proposal (proofwait.go)
+
 	checkMu    sync.Mutex
 	checkState *state.StateDB // state at the durable head, for CheckTx; guarded by checkMu
 
@@ -98,6 +100,7 @@ func New(st *store.Store, pool *txpool.Pool, gs *AppState, log *slog.Logger) *Ap
 		config:  gs.EVM.Config,
 		rewards: rewards,
 		log:     log,
+		arrived: newArrivals(),
 	}
 }
 

@@ -127,6 +127,7 @@ func (a *App) admitted(ptx *pool.Tx, added pool.Added) *abci.ResponseCheckTx {
 	if res := a.hold(ptx); res != nil { // automine.go
 		return res
 	}
+	a.arrived.signal()
 	return &abci.ResponseCheckTx{Code: CodeOK, GasWanted: int64(ptx.Item.Gas())}
 }
 

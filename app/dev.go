@@ -32,6 +32,15 @@ type devState struct {
 	afterNext []chan struct{} // waiters released by the next commit
 }
 
+// devBusy tells whether the next block has dev work: queued edits to
+// propose, or callers waiting for it to be committed.
+func (a *App) devBusy() bool {
+	d := &a.dev
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.queued) > 0 || len(d.afterNext) > 0
+}
+
 // errNotDev refuses dev transactions on chains not made by `emberd dev`.
 var errNotDev = errors.New("dev transactions are only executed on development chains (made by `emberd dev`)")
 

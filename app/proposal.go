@@ -16,7 +16,8 @@ import (
 // current nonce, highest effective tip first, up to the block gas limit and
 // CometBFT's byte budget. A node with an etherbase puts its coinbase marker
 // first (see coinbaseMarker).
-func (a *App) PrepareProposal(_ context.Context, req *abci.RequestPrepareProposal) (*abci.ResponsePrepareProposal, error) {
+func (a *App) PrepareProposal(ctx context.Context, req *abci.RequestPrepareProposal) (*abci.ResponsePrepareProposal, error) {
+	arrived := a.awaitArrival(ctx, req.Txs) // proofwait.go; before checkMu, which CheckTx takes
 	a.checkMu.Lock()
 	defer a.checkMu.Unlock()
 	if err := a.ensureCheckState(); err != nil {
@@ -31,6 +32,9 @@ func (a *App) PrepareProposal(_ context.Context, req *abci.RequestPrepareProposa
 	}
 	if a.genesis.Dev {
 		candidates = append(candidates, a.heldFor(req.Txs)...) // automine.go
+	}
+	if arrived { // req.Txs was empty, so nothing is taken twice
+		candidates = a.arrivedTxs()
 	}
 	head := a.store.Head()
 	nonce := func(addr common.Address) uint64 { return a.checkState.GetNonce(addr) }

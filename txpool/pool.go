@@ -254,6 +254,17 @@ func (p *Pool) Content() (pending, queued map[common.Address][]*types.Transactio
 	return pending, queued
 }
 
+// Pending is every pending transaction, each sender's in nonce order.
+func (p *Pool) Pending() []*Tx {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	out := make([]*Tx, 0, p.pending)
+	for _, acc := range p.accounts {
+		out = append(out, acc.txs[:acc.pending]...)
+	}
+	return out
+}
+
 // Raws is the bytes of every pooled transaction, of any kind, each
 // sender's in nonce order: what a journal keeps to admit them again.
 func (p *Pool) Raws() [][]byte {
