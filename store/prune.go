@@ -188,13 +188,22 @@ func (s *Store) wakePruner() {
 
 func (s *Store) pruneLoop(ctx context.Context) {
 	defer close(s.pruneDone)
+	var retry <-chan time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-s.pruneWake:
+		case <-retry:
 		}
-		target, ok := s.pruneTarget()
+		target, ok, held := s.pruneTarget()
+		retry = nil
+		if held {
+			// A reader holds the window back (the explorer still indexing
+			// at start): look again when it may have moved, even if no
+			// block comes to wake the pruner (an idle dev chain).
+			retry = time.After(pruneRetry)
+		}
 		if !ok {
 			continue
 		}
@@ -204,28 +213,31 @@ func (s *Store) pruneLoop(ctx context.Context) {
 	}
 }
 
-// pruneTarget is the oldest height the next sweep would keep, and whether
-// a sweep is due: the window moved by an interval since the last completed
-// sweep, or the last one before the store was opened was interrupted.
-func (s *Store) pruneTarget() (uint64, bool) {
+// pruneRetry is how often a pruner held back by a reader looks again.
+const pruneRetry = time.Second
+
+// pruneTarget is the oldest height the next sweep would keep, whether a
+// sweep is due (the window moved by an interval since the last completed
+// sweep, or the last one before the store was opened was interrupted), and
+// whether a reader's hold kept the target below the window.
+func (s *Store) pruneTarget() (target uint64, due, held bool) {
 	head := s.Head()
 	if head == nil {
-		return 0, false
+		return 0, false, false
 	}
 	number := head.Number.Uint64()
-	target := uint64(0)
 	if number+1 > s.prune.KeepRecent {
 		target = number + 1 - s.prune.KeepRecent
 	}
 	if hold := s.hold.Load(); hold != nil {
 		if h, ok := (*hold)(); ok && h < target {
-			target = h
+			target, held = h, true
 		}
 	}
 	if oldest := s.OldestState(); target < oldest {
 		target = oldest // the window never moves back, nor below a snapshot restored
 	}
-	return target, s.resume.Load() || target >= s.pruned.Load()+s.prune.Interval
+	return target, s.resume.Load() || target >= s.pruned.Load()+s.prune.Interval, held
 }
 
 // PruneStats describe one sweep.

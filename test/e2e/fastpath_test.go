@@ -117,7 +117,9 @@ func sendRawRequests(t *testing.T, n *Node) []string {
 	if got, want := post(t, n, send(hexutil.Encode(raw))), `{"jsonrpc":"2.0","id":9,"result":"`+fresh.Hash().Hex()+`"}`; got != want {
 		t.Fatalf("send: %s, want %s", got, want)
 	}
-	n.WaitReceipt(t, fresh.Hash())
+	// The chain then makes one more block, carrying the AppHash, and goes
+	// idle: the answers compared must not straddle a block.
+	n.waitNextBlock(t, n.WaitReceipt(t, fresh.Hash()).BlockNumber.Uint64())
 	stale, err := n.signTx(t, key.Private, txOpts{Nonce: ptr(uint64(0)), To: &common.Address{1}, Gas: 21_000}).MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
