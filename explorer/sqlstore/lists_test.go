@@ -173,7 +173,7 @@ func TestDailyTxsBackfill(t *testing.T) {
 		if err := s.WriteBlocks(ctx, blocks[:4]); err != nil {
 			t.Fatal(err)
 		}
-		for _, q := range []string{`DROP TABLE daily_totals`, `DELETE FROM schema_migrations WHERE version = 7`} {
+		for _, q := range []string{`DROP TABLE daily_totals`, `DELETE FROM schema_migrations WHERE version >= 7`} {
 			if _, err := s.db.ExecContext(ctx, q); err != nil {
 				t.Fatal(err)
 			}
