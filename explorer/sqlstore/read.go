@@ -128,12 +128,19 @@ func (s *Store) Contracts(ctx context.Context, addrs []common.Address) (map[comm
 	if len(addrs) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(addrs))
-	for i, a := range addrs {
-		args[i] = addrKey(a)
+	// Each address once: a page names the same busy accounts many times
+	// (a list of 50 transactions, 100 addresses, often half as many
+	// distinct), and each value is one index probe.
+	seen := make(map[common.Address]bool, len(addrs))
+	args := make([]any, 0, len(addrs))
+	for _, a := range addrs {
+		if !seen[a] {
+			seen[a] = true
+			args = append(args, addrKey(a))
+		}
 	}
 	rows, err := s.db.QueryContext(ctx, s.d.rebind(`SELECT hash FROM addresses WHERE is_contract = 1 AND hash IN (?`+
-		strings.Repeat(", ?", len(addrs)-1)+`)`), args...)
+		strings.Repeat(", ?", len(args)-1)+`)`), args...)
 	if err != nil {
 		return nil, err
 	}
