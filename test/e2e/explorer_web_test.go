@@ -126,11 +126,12 @@ func buildWebChain(t *testing.T, n *Node) *webChain {
 		t.Fatalf("delegate: %d %s", w.nativeDelegate.TxResult.Code, w.nativeDelegate.TxResult.Log)
 	}
 
-	w.transfer = n.call(t, w.a, w.token20, erc20, "transfer", w.recipient, big.NewInt(12345))
+	w.transfer = n.call(t, w.a, w.token20, erc20, "transfer", w.recipient, webTokenAmount)
 	return w
 }
 
 var (
+	webTokenAmount    = new(big.Int).Mul(big.NewInt(12345), big.NewInt(1e17)) // 1,234.5 tokens of 18 decimals, as people send
 	halfCoin          = new(big.Int).Div(e18, big.NewInt(2))
 	webDelegateSendTo = common.HexToAddress("0x000000000000000000000000000000000000beef")
 )
@@ -343,15 +344,15 @@ func checkWebTxs(t *testing.T, n *Node, br *browser, base string, w *webChain, h
 	// An ERC-20 transfer of a verified token: decoded input, the summary,
 	// the token transfer.
 	checkWebTx(t, n, br, base, w.transfer.TxHash, head)
-	if got := br.text(t, `[data-field="method-call"]`); !strings.HasPrefix(got, "transfer(") || !strings.Contains(got, "12345") && !strings.Contains(got, "address") {
+	if got := br.text(t, `[data-field="method-call"]`); got != "transfer(address to, uint256 value)" {
 		t.Errorf("decoded input %q", got)
 	}
-	if got := br.text(t, `[data-field="summary"]`); !strings.Contains(got, "Transfer") && !strings.Contains(got, "12345") {
-		t.Errorf("summary %q", got)
+	if got, want := br.text(t, `[data-field="summary"]`), "Transfer "+units(webTokenAmount, 18)+" EMB from "; !strings.HasPrefix(got, want) {
+		t.Errorf("summary %q, want it to start %q", got, want)
 	}
 	br.run(t, "token transfers tab", chromedp.Click(chromedp.CSS("#tab-token-transfers")))
-	if got := br.text(t, "#panel-token-transfers tbody td.num"); got != units(big.NewInt(12345), 18) {
-		t.Errorf("token transfer amount %q, want %s", got, units(big.NewInt(12345), 18))
+	if got := br.text(t, "#panel-token-transfers tbody td.num"); got != units(webTokenAmount, 18) {
+		t.Errorf("token transfer amount %q, want %s", got, units(webTokenAmount, 18))
 	}
 	br.shot(t, "tx")
 	br.noErrors(t, "tx transfer")
@@ -483,6 +484,14 @@ func checkWebAddresses(t *testing.T, n *Node, br *browser, base string, w *webCh
 		br.noErrors(t, c.url)
 	}
 	br.run(t, "balance history", chromedp.Click(chromedp.CSS("#tab-coin-balance-history")), chromedp.WaitVisible(chromedp.CSS("#panel-coin-balance-history svg")))
+	// Every label of the chart lies inside it: a y label cut at the left
+	// edge ("…6 EMBER" of 9,999.986) reads as another number.
+	cut := get(t, br, "chart labels", chromedp.Evaluate[[]string](`[...document.querySelectorAll("#panel-coin-balance-history svg.chart text")]
+		.filter((e) => { const b = e.getBBox(), v = e.ownerSVGElement.viewBox.baseVal; return b.x < v.x || b.x + b.width > v.x + v.width; })
+		.map((e) => e.textContent)`))
+	if len(cut) > 0 {
+		t.Errorf("balance chart labels outside the chart: %q", cut)
+	}
 	br.shot(t, "address")
 	br.noErrors(t, "address history")
 }
