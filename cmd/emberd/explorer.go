@@ -64,6 +64,9 @@ height); without it only EVM transactions are indexed.`,
 					return err
 				}
 			}
+			if !cmd.Flags().Changed("bech32-prefix") {
+				prefix = "" // the chain's own, from --comet's genesis, else the default
+			}
 			return runExplorer(rpcURL, cometURL, service.Config{Enable: true, Address: addr, DB: db, IPFSGateway: ipfsGateway, Solc: solc}, home, prefix, genesis, log)
 		},
 	}
@@ -75,7 +78,7 @@ height); without it only EVM transactions are indexed.`,
 	fs.StringVar(&addr, "explorer.address", service.DefaultConfig().Address, "explorer API listen address")
 	fs.StringVar(&solc, "explorer.solc", "", "solc (or solcjs) binary contract verification compiles with for partial matches; empty = metadata full matches only")
 	fs.StringVar(&ipfsGateway, "explorer.ipfs-gateway", indexer.DefaultIPFSGateway, "HTTP gateway NFT metadata at ipfs:// URIs is fetched through")
-	fs.StringVar(&prefix, "bech32-prefix", app.DefaultPrefix, "bech32 prefix of the chain's addresses, accepted by search and address endpoints")
+	fs.StringVar(&prefix, "bech32-prefix", app.DefaultPrefix, "bech32 prefix of the chain's addresses, accepted by search and address endpoints (default: the genesis' with --comet)")
 	fs.StringVar(&genesisFile, "genesis", "", "the chain's genesis file (Ember/CometBFT genesis.json or a go-ethereum genesis with alloc): its funded accounts are indexed at block 0")
 	fs.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	return cmd
@@ -99,6 +102,11 @@ func runExplorer(rpcURL, cometURL string, cfg service.Config, home, prefix strin
 	case src.Ember():
 		// JSON-RPC does not say where the node's CometBFT RPC listens.
 		log.Warn("native (Cosmos) transactions are not indexed: give the node's CometBFT RPC with --comet, e.g. http://127.0.0.1:26657")
+	}
+	if prefix == "" {
+		if prefix = src.Bech32Prefix(); prefix == "" {
+			prefix = app.DefaultPrefix
+		}
 	}
 	if cfg.DB == "" {
 		cfg.DB = filepath.Join(home, "data", "explorer.db")

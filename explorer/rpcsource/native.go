@@ -72,6 +72,15 @@ func (s *Source) DialComet(ctx context.Context, rawURL string) error {
 	return nil
 }
 
+// Bech32Prefix is the chain's bech32 prefix as the genesis of --comet
+// gives it; "" without DialComet.
+func (s *Source) Bech32Prefix() string {
+	if s.comet == nil {
+		return ""
+	}
+	return s.comet.prefix
+}
+
 // nativeTxs are the native transactions of the CometBFT block at b's
 // height (EVM block number = CometBFT height), with their results; nil
 // without a CometBFT RPC and for the genesis block, which CometBFT did not

@@ -896,12 +896,19 @@ func checkWebAccess(t *testing.T, br *browser, base string, w *webChain) {
 // checkWebRPCExplorer: `emberd explorer --rpc URL` serves the same pages
 // for a chain it indexes over JSON-RPC.
 func checkWebRPCExplorer(t *testing.T, n *Node, br *browser, w *webChain) {
-	rx := startRPCExplorer(t, "http://"+n.HTTP)
+	rx := startRPCExplorer(t, "http://"+n.HTTP, "--comet", "http://"+n.CometRPC)
 	head := n.settledHead(t, map[string]string{"rpc": rx})
 	base := "http://" + rx
 	br.open(t, base+"/")
 	br.run(t, "home", chromedp.WaitVisible(chromedp.CSS("#latest-blocks [data-block]")))
+	total, _ := n.allTxCounts(t, head, 0)
+	br.expect(t, `[data-field="total-transactions"]`, grouped(total)) // native ones included, read over --comet
 	checkWebTx(t, n, br, base, w.transfer.TxHash, head)
+	// The native bank send, read from CometBFT's block and block_results.
+	br.open(t, base+"/tx/0x"+strings.ToLower(w.nativeSend.Hash.String()))
+	br.expect(t, `[data-msg="0"] [data-field="msg-type"]`, "/cosmos.bank.v1beta1.MsgSend")
+	br.expect(t, `[data-msg="0"] [data-field="msg-amount"]`, coinText(w.nativeAmount))
+	br.expect(t, `[data-msg="0"] [data-field="msg-to-hex"]`, w.nativeTo.Hex())
 	br.open(t, base+"/address/"+w.a.Address.Hex())
 	bal, err := n.Eth.BalanceAt(ctx(t), w.a.Address, nil)
 	if err != nil {
