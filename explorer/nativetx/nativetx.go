@@ -15,28 +15,19 @@ import (
 
 	"github.com/emberchain/ember/explorer"
 	"github.com/emberchain/ember/native"
+	"github.com/emberchain/ember/store"
 )
 
-// Record is a native transaction of a block and its result.
-type Record struct {
-	Position  int    // index among the CometBFT block's transactions
-	Raw       []byte // the TxRaw bytes; sha256 of them is the CometBFT tx hash
-	Code      uint32 // ABCI result code: 0 ok
-	Codespace string
-	Log       string
-	GasWanted uint64
-	GasUsed   uint64
-}
-
-// Decode decodes r, a native transaction of EVM block b, for the chain
-// whose addresses take prefix and whose coin is denom.
-func Decode(r Record, b *types.Block, prefix, denom string) (explorer.NativeTx, error) {
+// Decode decodes r, a native transaction of EVM block b with its result (as
+// the node records it), for the chain whose addresses take prefix and whose
+// coin is denom.
+func Decode(r store.NativeTx, b *types.Block, prefix, denom string) (explorer.NativeTx, error) {
 	tx, err := native.Decode(r.Raw, prefix, denom)
 	if err != nil {
 		return explorer.NativeTx{}, fmt.Errorf("block %d native tx at %d: %w", b.NumberU64(), r.Position, err)
 	}
 	n := explorer.NativeTx{
-		Hash: sha256.Sum256(r.Raw), BlockNumber: b.NumberU64(), BlockHash: b.Hash(), Position: r.Position, Time: b.Time(),
+		Hash: sha256.Sum256(r.Raw), BlockNumber: b.NumberU64(), BlockHash: b.Hash(), Position: int(r.Position), Time: b.Time(),
 		Sender: tx.Signer, Sequence: tx.Sequence, Fee: new(big.Int), BurntFee: new(big.Int), Value: new(big.Int),
 		GasWanted: r.GasWanted, GasUsed: r.GasUsed, Code: r.Code, Codespace: r.Codespace, Log: r.Log,
 		Memo: tx.Body.GetMemo(),

@@ -13,6 +13,7 @@ import (
 
 	"github.com/emberchain/ember/explorer"
 	"github.com/emberchain/ember/native"
+	"github.com/emberchain/ember/store"
 )
 
 // TestDecode decodes a signed bank send plus delegation as either source
@@ -29,7 +30,7 @@ func TestDecode(t *testing.T) {
 		t.Fatal(err)
 	}
 	block := types.NewBlockWithHeader(&types.Header{Number: big.NewInt(7), Time: 1_700_000_000, BaseFee: big.NewInt(3)})
-	got, err := Decode(Record{Position: 2, Raw: raw, GasWanted: 200_000, GasUsed: 90_000}, block, "ember", "aember")
+	got, err := Decode(store.NativeTx{Position: 2, Raw: raw, GasWanted: 200_000, GasUsed: 90_000}, block, "ember", "aember")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,12 +43,12 @@ func TestDecode(t *testing.T) {
 		t.Fatalf("decoded\n%+v\nwant\n%+v", got, want)
 	}
 	// Rejected before running (no gas used): nothing charged.
-	got, err = Decode(Record{Position: 2, Raw: raw, Code: 32, Codespace: "sdk", Log: "account sequence mismatch", GasWanted: 200_000},
+	got, err = Decode(store.NativeTx{Position: 2, Raw: raw, Code: 32, Codespace: "sdk", Log: "account sequence mismatch", GasWanted: 200_000},
 		block, "ember", "aember")
 	if err != nil || got.Fee.Sign() != 0 || got.BurntFee.Sign() != 0 || got.Code != 32 || got.Log != "account sequence mismatch" {
 		t.Fatalf("rejected: %+v (%v)", got, err)
 	}
-	if _, err := Decode(Record{Raw: []byte{0x0a, 0x01}}, block, "ember", "aember"); err == nil {
+	if _, err := Decode(store.NativeTx{Raw: []byte{0x0a, 0x01}}, block, "ember", "aember"); err == nil {
 		t.Fatal("garbage decoded")
 	}
 }

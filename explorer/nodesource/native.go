@@ -25,8 +25,7 @@ func (s *NodeSource) nativeTxs(b *types.Block) ([]explorer.NativeTx, error) {
 	}
 	out := make([]explorer.NativeTx, 0, len(recs))
 	for _, r := range recs {
-		n, err := nativetx.Decode(nativetx.Record{Position: int(r.Position), Raw: r.Raw, Code: r.Code, Codespace: r.Codespace,
-			Log: r.Log, GasWanted: r.GasWanted, GasUsed: r.GasUsed}, b, s.prefix, s.denom)
+		n, err := nativetx.Decode(r, b, s.prefix, s.denom)
 		if err != nil {
 			return nil, err
 		}

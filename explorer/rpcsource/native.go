@@ -16,6 +16,7 @@ import (
 	"github.com/emberchain/ember/explorer"
 	"github.com/emberchain/ember/explorer/nativetx"
 	"github.com/emberchain/ember/native"
+	"github.com/emberchain/ember/store"
 )
 
 // comet reads an Ember chain's native (Cosmos) transactions from its
@@ -117,7 +118,7 @@ func (s *Source) nativeTxs(ctx context.Context, b *types.Block) ([]explorer.Nati
 			}
 		}
 		r := res.TxsResults[i]
-		n, derr := nativetx.Decode(nativetx.Record{Position: i, Raw: raw, Code: r.Code, Codespace: r.Codespace, Log: r.Log,
+		n, derr := nativetx.Decode(store.NativeTx{Position: uint32(i), Raw: raw, Code: r.Code, Codespace: r.Codespace, Log: r.Log,
 			GasWanted: uint64(max(r.GasWanted, 0)), GasUsed: uint64(max(r.GasUsed, 0))}, b, s.comet.prefix, s.comet.denom)
 		if derr != nil {
 			// The node records only the native transactions it could

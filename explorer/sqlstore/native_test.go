@@ -112,17 +112,10 @@ func TestNativeTxsCounted(t *testing.T) {
 		}
 		// Undo what migration 8 and the writer add for native txs: the
 		// database as an older binary left it.
-		for _, q := range []string{
+		s = reopenAsBefore(t, s, dsn,
 			`UPDATE counters SET value = (SELECT COUNT(*) FROM transactions) WHERE name = 'transactions'`,
 			`UPDATE daily_totals SET tx_count = (SELECT SUM(tx_count) FROM blocks WHERE timestamp / 86400 = daily_totals.day)`,
-			`DELETE FROM schema_migrations WHERE version = 8`,
-		} {
-			if _, err := s.db.ExecContext(ctx, q); err != nil {
-				t.Fatal(err)
-			}
-		}
-		s.Close()
-		s = openTest(t, dsn)
+			`DELETE FROM schema_migrations WHERE version = 8`)
 		if err := s.WriteBlocks(ctx, blocks[3:]); err != nil {
 			t.Fatal(err)
 		}
