@@ -107,10 +107,10 @@ type BalanceChange struct {
 // Stats are the chain-wide counters of /api/v2/stats.
 type Stats struct {
 	Blocks        uint64 // indexed blocks, genesis included
-	Transactions  uint64
+	Transactions  uint64 // EVM and native (Cosmos) transactions, as Blockscout counts every transaction of the chain
 	Addresses     uint64
 	GasUsed       uint64
-	TxsToday      uint64
+	TxsToday      uint64 // EVM and native, in blocks of the current UTC day
 	GasUsedToday  uint64
 	AvgBlockMilli float64 // average block time over the recent blocks
 	Utilization   float64 // gas used / gas limit over the recent blocks, percent

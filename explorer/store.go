@@ -135,7 +135,7 @@ type Store interface {
 	// DailyBalances lists, for each UTC day from sinceUnix on where an
 	// address's balance changed, its last change of that day, oldest first.
 	DailyBalances(ctx context.Context, addr common.Address, sinceUnix int64) ([]BalanceChange, error)
-	// DailyTxCounts counts the transactions of the blocks of each UTC day
+	// DailyTxCounts counts the transactions (EVM and native) of the blocks of each UTC day
 	// from day sinceDay on, by day number (unix time / 86400); days without
 	// blocks are absent.
 	DailyTxCounts(ctx context.Context, sinceDay int64) (map[int64]uint64, error)

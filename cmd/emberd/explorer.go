@@ -31,9 +31,9 @@ import (
 // Ethereum JSON-RPC endpoint) instead of this process's chain.
 func explorerCmd() *cobra.Command {
 	var (
-		home, rpcURL, db, addr, prefix, logLevel string
-		ipfsGateway, genesisFile                 string
-		solc                                     string
+		home, rpcURL, cometURL, db, addr, prefix, logLevel string
+		ipfsGateway, genesisFile                           string
+		solc                                               string
 	)
 	cmd := &cobra.Command{
 		Use:   "explorer --rpc URL",
@@ -43,7 +43,12 @@ serve the same Blockscout v2 API as 'emberd start --explorer.enable'. Blocks and
 transactions come from eth_getBlockByNumber, receipts from eth_getBlockReceipts
 (eth_getTransactionReceipt where it is missing), balances from eth_getBalance at
 each block. A ws:// URL is followed with a newHeads subscription; an http:// URL
-is polled every second. The index resumes where it stopped.`,
+is polled every second. The index resumes where it stopped.
+
+Native (Cosmos) transactions of an Ember chain are in its CometBFT blocks, not
+in the EVM blocks: give the node's CometBFT RPC with --comet (e.g.
+http://127.0.0.1:26657) to index them too (block and block_results of each
+height); without it only EVM transactions are indexed.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if rpcURL == "" {
@@ -59,24 +64,28 @@ is polled every second. The index resumes where it stopped.`,
 					return err
 				}
 			}
-			return runExplorer(rpcURL, service.Config{Enable: true, Address: addr, DB: db, IPFSGateway: ipfsGateway, Solc: solc}, home, prefix, genesis, log)
+			if !cmd.Flags().Changed("bech32-prefix") {
+				prefix = "" // the chain's own, from --comet's genesis, else the default
+			}
+			return runExplorer(rpcURL, cometURL, service.Config{Enable: true, Address: addr, DB: db, IPFSGateway: ipfsGateway, Solc: solc}, home, prefix, genesis, log)
 		},
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&rpcURL, "rpc", "", "JSON-RPC endpoint to index: http(s):// (polled) or ws(s):// (newHeads subscription)")
+	fs.StringVar(&cometURL, "comet", "", "CometBFT RPC of the same chain (an Ember node's --rpc.laddr, e.g. http://127.0.0.1:26657): its native (Cosmos) transactions are indexed too; empty = EVM transactions only")
 	fs.StringVar(&home, "home", defaultHome(), "directory of the default SQLite database (<home>/data/explorer.db)")
 	fs.StringVar(&db, "explorer.db", "", "explorer database: a postgres:// DSN, or empty for SQLite at <home>/data/explorer.db")
 	fs.StringVar(&addr, "explorer.address", service.DefaultConfig().Address, "explorer API listen address")
 	fs.StringVar(&solc, "explorer.solc", "", "solc (or solcjs) binary contract verification compiles with for partial matches; empty = metadata full matches only")
 	fs.StringVar(&ipfsGateway, "explorer.ipfs-gateway", indexer.DefaultIPFSGateway, "HTTP gateway NFT metadata at ipfs:// URIs is fetched through")
-	fs.StringVar(&prefix, "bech32-prefix", app.DefaultPrefix, "bech32 prefix of the chain's addresses, accepted by search and address endpoints")
+	fs.StringVar(&prefix, "bech32-prefix", app.DefaultPrefix, "bech32 prefix of the chain's addresses, accepted by search and address endpoints (default: the genesis' with --comet)")
 	fs.StringVar(&genesisFile, "genesis", "", "the chain's genesis file (Ember/CometBFT genesis.json or a go-ethereum genesis with alloc): its funded accounts are indexed at block 0")
 	fs.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	return cmd
 }
 
 // runExplorer indexes and serves until SIGINT or SIGTERM.
-func runExplorer(rpcURL string, cfg service.Config, home, prefix string, genesis []common.Address, log *slog.Logger) error {
+func runExplorer(rpcURL, cometURL string, cfg service.Config, home, prefix string, genesis []common.Address, log *slog.Logger) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	src, err := rpcsource.Dial(ctx, rpcURL, log.With("module", "rpcsource"))
@@ -85,6 +94,20 @@ func runExplorer(rpcURL string, cfg service.Config, home, prefix string, genesis
 	}
 	defer src.Close()
 	src.SetGenesisAccounts(genesis)
+	switch {
+	case cometURL != "":
+		if err := src.DialComet(ctx, cometURL); err != nil {
+			return err
+		}
+	case src.Ember():
+		// JSON-RPC does not say where the node's CometBFT RPC listens.
+		log.Warn("native (Cosmos) transactions are not indexed: give the node's CometBFT RPC with --comet, e.g. http://127.0.0.1:26657")
+	}
+	if prefix == "" {
+		if prefix = src.Bech32Prefix(); prefix == "" {
+			prefix = app.DefaultPrefix
+		}
+	}
 	if cfg.DB == "" {
 		cfg.DB = filepath.Join(home, "data", "explorer.db")
 	}

@@ -47,6 +47,7 @@ type Source struct {
 	tracing          traceState       // traces.go
 	genesis          []common.Address // genesis.go
 	ember            bool             // the endpoint is an Ember node (emberCometHash)
+	comet            *comet           // the chain's CometBFT RPC, for native transactions (native.go); nil: EVM only
 }
 
 var _ explorer.Source = (*Source)(nil)
@@ -82,6 +83,10 @@ func Dial(ctx context.Context, rawURL string, log *slog.Logger) (*Source, error)
 	}
 	return s, nil
 }
+
+// Ember reports whether the endpoint is an Ember node (web3_clientVersion
+// emberd/…).
+func (s *Source) Ember() bool { return s.ember }
 
 // emberCometHash is the CometBFT block hash of b when the endpoint is an
 // Ember node, which sets the header's mixHash (PREVRANDAO) to it; nil
@@ -221,7 +226,12 @@ func (s *Source) Block(ctx context.Context, number uint64) (*explorer.SourceBloc
 	if err != nil {
 		return nil, fmt.Errorf("block %d: %w", number, err)
 	}
-	return &explorer.SourceBlock{Block: b, Receipts: receipts, Senders: senders, Internal: internal, CometHash: s.emberCometHash(b)}, nil
+	natives, err := s.nativeTxs(ctx, b) // native.go
+	if err != nil {
+		return nil, err
+	}
+	return &explorer.SourceBlock{Block: b, Receipts: receipts, Senders: senders, Internal: internal, CometHash: s.emberCometHash(b),
+		Native: natives}, nil
 }
 
 // decodeBlock rebuilds the block and checks that its header hashes to the

@@ -153,14 +153,7 @@ func (s *Store) ContractABIs(ctx context.Context, addrs []common.Address) (map[c
 	if len(addrs) == 0 {
 		return out, nil
 	}
-	seen := make(map[common.Address]bool, len(addrs))
-	args := make([]any, 0, len(addrs))
-	for _, a := range addrs {
-		if !seen[a] {
-			seen[a] = true
-			args = append(args, addrKey(a))
-		}
-	}
+	args := distinctKeys(addrs)
 	rows, err := s.db.QueryContext(ctx, s.d.rebind(`SELECT address, name, abi FROM verified_contracts WHERE address IN (?`+
 		strings.Repeat(", ?", len(args)-1)+`)`), args...)
 	if err != nil {

@@ -173,13 +173,7 @@ func TestDailyTxsBackfill(t *testing.T) {
 		if err := s.WriteBlocks(ctx, blocks[:4]); err != nil {
 			t.Fatal(err)
 		}
-		for _, q := range []string{`DROP TABLE daily_totals`, `DELETE FROM schema_migrations WHERE version = 7`} {
-			if _, err := s.db.ExecContext(ctx, q); err != nil {
-				t.Fatal(err)
-			}
-		}
-		s.Close()
-		s = openTest(t, dsn)
+		s = reopenAsBefore(t, s, dsn, `DROP TABLE daily_totals`, `DELETE FROM schema_migrations WHERE version >= 7`)
 		if err := s.WriteBlocks(ctx, blocks[4:]); err != nil {
 			t.Fatal(err)
 		}
@@ -199,4 +193,18 @@ func TestDailyTxsBackfill(t *testing.T) {
 			t.Fatalf("stats today: %+v (%v)", st, err)
 		}
 	})
+}
+
+// reopenAsBefore runs undo on s (statements that put the database back as
+// an older binary left it), closes it and opens dsn again, so that the
+// undone migrations run.
+func reopenAsBefore(t *testing.T, s *Store, dsn string, undo ...string) *Store {
+	t.Helper()
+	for _, q := range undo {
+		if _, err := s.db.ExecContext(context.Background(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	return openTest(t, dsn)
 }

@@ -137,6 +137,16 @@ CREATE TABLE daily_totals (
 INSERT INTO daily_totals (day, tx_count, gas_used)
 	SELECT timestamp / 86400, SUM(tx_count), SUM(gas_used) FROM blocks GROUP BY timestamp / 86400;
 `,
+	// 8: native transactions count among the chain's transactions (the
+	// total and each day's), as every transaction does in Blockscout;
+	// added here for those indexed before. ("WHERE true": SQLite's
+	// upsert after a SELECT needs a WHERE to parse.)
+	`
+INSERT INTO daily_totals (day, tx_count, gas_used)
+	SELECT timestamp / 86400, COUNT(*), 0 FROM native_txs WHERE true GROUP BY timestamp / 86400
+	ON CONFLICT (day) DO UPDATE SET tx_count = daily_totals.tx_count + excluded.tx_count;
+UPDATE counters SET value = value + (SELECT COUNT(*) FROM native_txs) WHERE name = 'transactions';
+`,
 }
 
 // migrate brings the schema up to date.

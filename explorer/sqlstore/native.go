@@ -48,6 +48,10 @@ func (w *writer) nativeTxs(b *explorer.IndexedBlock) error {
 	if len(b.Native) == 0 {
 		return nil
 	}
+	// Every transaction of the chain counts, as in Blockscout: the total
+	// and the day's totals (their gas stays the EVM block's).
+	w.txs += uint64(len(b.Native))
+	w.day(b.Block.Time).txs += int64(len(b.Native))
 	var rows, sides [][]any
 	for i := range b.Native {
 		t := &b.Native[i]

@@ -87,3 +87,80 @@ func TestNativeTxs(t *testing.T) {
 		}
 	})
 }
+
+// TestNativeTxsCounted: native transactions count among the chain's
+// transactions (the total, today's and the daily chart's), when indexed and,
+// through migration 8, in a database indexed before they were counted.
+func TestNativeTxsCounted(t *testing.T) {
+	eachEngine(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		s, err := Open(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var blocks []*explorer.IndexedBlock
+		for n := uint64(0); n < 4; n++ {
+			b := withNative(testBlock(n, 2))         // 2 EVM txs; a send, and in odd blocks a failed delegation
+			b.Block.Time = listChainStart + n*50_000 // days 0, 0, 1, 1
+			for i := range b.Native {
+				b.Native[i].Time = b.Block.Time
+			}
+			blocks = append(blocks, b)
+		}
+		if err := s.WriteBlocks(ctx, blocks[:3]); err != nil {
+			t.Fatal(err)
+		}
+		// Undo what migration 8 and the writer add for native txs: the
+		// database as an older binary left it.
+		s = reopenAsBefore(t, s, dsn,
+			`UPDATE counters SET value = (SELECT COUNT(*) FROM transactions) WHERE name = 'transactions'`,
+			`UPDATE daily_totals SET tx_count = (SELECT SUM(tx_count) FROM blocks WHERE timestamp / 86400 = daily_totals.day)`,
+			`DELETE FROM schema_migrations WHERE version = 8`)
+		if err := s.WriteBlocks(ctx, blocks[3:]); err != nil {
+			t.Fatal(err)
+		}
+		day := int64(listChainStart / 86400)
+		// Day 0: blocks 0 and 1, 4 EVM + 3 native; day 1: blocks 2 and 3,
+		// 4 EVM + 3 native.
+		counts, err := s.DailyTxCounts(ctx, day)
+		if want := map[int64]uint64{day: 7, day + 1: 7}; err != nil || !reflect.DeepEqual(counts, want) {
+			t.Fatalf("daily tx counts %v (%v), want %v", counts, err, want)
+		}
+		st, err := s.Stats(ctx, (day+1)*86400+600)
+		if err != nil || st.Transactions != 14 || st.TxsToday != 7 || st.GasUsedToday != 2*42_000 {
+			t.Fatalf("stats: %+v (%v), want 14 transactions, 7 today", st, err)
+		}
+	})
+}
+
+// TestResetNativeTxs: Reset (a dev chain's evm_revert) empties the native
+// transactions and the per-day totals too, so the chain indexes again from
+// block 0 with nothing counted twice.
+func TestResetNativeTxs(t *testing.T) {
+	eachEngine(t, func(t *testing.T, dsn string) {
+		s, ctx := openTest(t, dsn), context.Background()
+		blocks := func() []*explorer.IndexedBlock {
+			var out []*explorer.IndexedBlock
+			for n := uint64(0); n < 3; n++ {
+				out = append(out, withNative(testBlock(n, 1)))
+			}
+			return out
+		}
+		for round := 0; round < 2; round++ {
+			if err := s.WriteBlocks(ctx, blocks()); err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+			st, err := s.Stats(ctx, 1_700_000_000)
+			// 3 EVM txs, 3 sends and block 1's failed delegation.
+			if err != nil || st.Transactions != 7 || st.TxsToday != 7 {
+				t.Fatalf("round %d stats %+v (%v)", round, st, err)
+			}
+			if err := s.Reset(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := s.NativeTx(ctx, blocks()[0].Native[0].Hash); err != explorer.ErrNotFound {
+			t.Fatalf("after reset: %v", err)
+		}
+	})
+}

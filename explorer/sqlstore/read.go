@@ -128,12 +128,9 @@ func (s *Store) Contracts(ctx context.Context, addrs []common.Address) (map[comm
 	if len(addrs) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(addrs))
-	for i, a := range addrs {
-		args[i] = addrKey(a)
-	}
+	args := distinctKeys(addrs)
 	rows, err := s.db.QueryContext(ctx, s.d.rebind(`SELECT hash FROM addresses WHERE is_contract = 1 AND hash IN (?`+
-		strings.Repeat(", ?", len(addrs)-1)+`)`), args...)
+		strings.Repeat(", ?", len(args)-1)+`)`), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -146,6 +143,22 @@ func (s *Store) Contracts(ctx context.Context, addrs []common.Address) (map[comm
 		out[common.HexToAddress(h)] = true
 	}
 	return out, rows.Err()
+}
+
+// distinctKeys are the stored spellings of addrs, each once, as the
+// arguments of an IN list: a page names the same busy accounts many times
+// (50 transactions, 100 addresses, often half as many distinct), and each
+// value is one index probe.
+func distinctKeys(addrs []common.Address) []any {
+	seen := make(map[common.Address]bool, len(addrs))
+	out := make([]any, 0, len(addrs))
+	for _, a := range addrs {
+		if !seen[a] {
+			seen[a] = true
+			out = append(out, addrKey(a))
+		}
+	}
+	return out
 }
 
 // BalanceHistory implements explorer.Store.

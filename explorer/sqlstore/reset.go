@@ -11,6 +11,7 @@ var indexTables = []string{
 	"blocks", "transactions", "address_txs", "logs", "addresses", "coin_balances", "counters",
 	"internal_txs", "address_internal_txs", "address_internal_counts",
 	"tokens", "token_transfers", "address_token_transfers", "token_balances", "token_instances",
+	"native_txs", "address_native_txs", "daily_totals",
 }
 
 // Reset deletes everything indexed, in one transaction, keeping the

@@ -107,7 +107,7 @@ type writer struct {
 	tx  *sql.Tx
 	s   *Store
 
-	txs, newAddrs, gasUsed uint64              // added by this batch
+	txs, newAddrs, gasUsed uint64              // added by this batch; txs counts EVM and native transactions
 	daily                  map[int64]*dayTotal // what this batch adds to each UTC day (daily_totals)
 
 	// addrs are the batch's address rows, in first-touch order, and
@@ -289,14 +289,21 @@ func (w *writer) block(b *explorer.IndexedBlock) error {
 		}
 	}
 	w.gasUsed += k.GasUsed
-	d := w.daily[int64(k.Time)/secondsPerDay]
-	if d == nil {
-		d = &dayTotal{}
-		w.daily[int64(k.Time)/secondsPerDay] = d
-	}
+	d := w.day(k.Time)
 	d.txs += int64(k.TxCount)
 	d.gas += int64(k.GasUsed)
 	return w.addresses(b)
+}
+
+// day is what the batch adds to the totals of the UTC day of unix time t.
+func (w *writer) day(t uint64) *dayTotal {
+	n := int64(t) / secondsPerDay
+	d := w.daily[n]
+	if d == nil {
+		d = &dayTotal{}
+		w.daily[n] = d
+	}
+	return d
 }
 
 func nonNil(b []byte) []byte {

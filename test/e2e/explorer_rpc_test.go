@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -26,7 +27,9 @@ import (
 // into SQLite and over ws:// (newHeads) into PostgreSQL — and requires each
 // to answer the same JSON as the in-process API for every block,
 // transaction, log and address: the JSON-RPC source must rebuild exactly
-// what the node's own store holds.
+// what the node's own store holds. Given the node's CometBFT RPC (--comet),
+// that includes a native bank send, read from CometBFT's block and
+// block_results.
 func TestExplorerRPCSource(t *testing.T) {
 	n := StartDev(t, "--explorer.enable", "--empty-block-interval", "0")
 	sender, other := devKeys[4], devKeys[6]
@@ -42,13 +45,20 @@ func TestExplorerRPCSource(t *testing.T) {
 	call := n.send(t, other.Private, txOpts{To: &tokenAddr, Gas: 200_000, Data: input})
 	txs = append(txs, deploy, call)
 	n.waitAll(t, txs)
+	sendAmount := big.NewInt(987_654_321_012_345)
+	raw, _ := signNative(t, n, other.Private, nativeB.Send(other.Address, recipient, sendAmount))
+	nativeSend := deliver(t, n, raw)
+	if nativeSend.TxResult.Code != 0 {
+		t.Fatalf("native send: %d %s", nativeSend.TxResult.Code, nativeSend.TxResult.Log)
+	}
+	nativeHash := "0x" + strings.ToLower(nativeSend.Hash.String())
 
 	// The genesis file tells them which accounts genesis funded, as the
 	// node's own explorer knows from its store.
 	genesis := filepath.Join(n.Home, "config", "genesis.json")
 	rxs := map[string]string{
-		"http+sqlite": startRPCExplorer(t, "http://"+n.HTTP, "--genesis", genesis),
-		"ws+postgres": startRPCExplorer(t, "ws://"+n.WS, "--explorer.db", pgDSN(t), "--genesis", genesis),
+		"http+sqlite": startRPCExplorer(t, "http://"+n.HTTP, "--genesis", genesis, "--comet", "http://"+n.CometRPC),
+		"ws+postgres": startRPCExplorer(t, "ws://"+n.WS, "--explorer.db", pgDSN(t), "--genesis", genesis, "--comet", "tcp://"+n.CometRPC),
 	}
 	head := n.settledHead(t, rxs)
 	miner := n.explorerMiner(t, head)
@@ -56,7 +66,8 @@ func TestExplorerRPCSource(t *testing.T) {
 	paths := []string{"/api/v2/stats", "/api/v2/main-page/indexing-status", "/api/v2/main-page/blocks",
 		"/api/v2/main-page/transactions", "/api/v2/blocks?type=block", "/api/v2/transactions?filter=validated"}
 	for b := uint64(0); b <= head; b++ {
-		paths = append(paths, fmt.Sprintf("/api/v2/blocks/%d", b), fmt.Sprintf("/api/v2/blocks/%d/transactions", b))
+		paths = append(paths, fmt.Sprintf("/api/v2/blocks/%d", b), fmt.Sprintf("/api/v2/blocks/%d/transactions", b),
+			fmt.Sprintf("/api/v2/blocks/%d/native-transactions", b))
 	}
 	for _, tx := range txs {
 		h := tx.Hash().Hex()
@@ -65,14 +76,40 @@ func TestExplorerRPCSource(t *testing.T) {
 	for _, a := range []common.Address{sender.Address, other.Address, recipient, tokenAddr, miner} {
 		h := a.Hex()
 		paths = append(paths, "/api/v2/addresses/"+h, "/api/v2/addresses/"+h+"/counters",
-			"/api/v2/addresses/"+h+"/transactions", "/api/v2/addresses/"+h+"/coin-balance-history")
+			"/api/v2/addresses/"+h+"/transactions", "/api/v2/addresses/"+h+"/coin-balance-history",
+			"/api/v2/addresses/"+h+"/native-transactions")
 	}
+	paths = append(paths, "/api/v2/transactions/"+nativeHash, "/api/v2/search?q="+nativeHash)
 	for _, p := range paths {
 		want := n.explorerGetJSON(t, n.Explorer, p)
 		for name, rx := range rxs {
 			if got := n.explorerGetJSON(t, rx, p); !reflect.DeepEqual(want, got) {
 				t.Fatalf("GET %s differs:\nin-process: %s\nrpc source (%s): %s", p, mustJSON(want), name, mustJSON(got))
 			}
+		}
+	}
+	// The native send itself, as the JSON-RPC explorers show it: sender,
+	// recipient and the amount to the wei.
+	for name, rx := range rxs {
+		var tx struct {
+			From   struct{ Hash string } `json:"from"`
+			Value  string                `json:"value"`
+			Status string                `json:"status"`
+			Native struct {
+				Messages []struct {
+					Type   string                `json:"type"`
+					Amount string                `json:"amount"`
+					To     struct{ Hash string } `json:"to"`
+				} `json:"messages"`
+			} `json:"native"`
+		}
+		b, _ := json.Marshal(n.explorerGetJSON(t, rx, "/api/v2/transactions/"+nativeHash))
+		if err := json.Unmarshal(b, &tx); err != nil {
+			t.Fatal(err)
+		}
+		if m := tx.Native.Messages; tx.From.Hash != other.Address.Hex() || tx.Value != sendAmount.String() || tx.Status != "ok" ||
+			len(m) != 1 || m[0].Type != "/cosmos.bank.v1beta1.MsgSend" || m[0].Amount != sendAmount.String() || m[0].To.Hash != recipient.Hex() {
+			t.Fatalf("%s: native send %s = %s, want %s → %s of %s", name, nativeHash, b, other.Address.Hex(), recipient.Hex(), sendAmount)
 		}
 	}
 	if h := n.chainHead(t); h != head {

@@ -28,6 +28,7 @@ import (
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/contracts"
 	"github.com/emberchain/ember/explorer"
+	"github.com/emberchain/ember/native"
 )
 
 // webChain is the chain the page test browses: one of each kind of object
@@ -125,11 +126,12 @@ func buildWebChain(t *testing.T, n *Node) *webChain {
 		t.Fatalf("delegate: %d %s", w.nativeDelegate.TxResult.Code, w.nativeDelegate.TxResult.Log)
 	}
 
-	w.transfer = n.call(t, w.a, w.token20, erc20, "transfer", w.recipient, big.NewInt(12345))
+	w.transfer = n.call(t, w.a, w.token20, erc20, "transfer", w.recipient, webTokenAmount)
 	return w
 }
 
 var (
+	webTokenAmount    = new(big.Int).Mul(big.NewInt(12345), big.NewInt(1e17)) // 1,234.5 tokens of 18 decimals, as people send
 	halfCoin          = new(big.Int).Div(e18, big.NewInt(2))
 	webDelegateSendTo = common.HexToAddress("0x000000000000000000000000000000000000beef")
 )
@@ -155,6 +157,37 @@ func units(v *big.Int, decimals int) string {
 		out = "-" + out
 	}
 	return out
+}
+
+// allTxCounts counts the chain's transactions up to head, EVM (from the
+// JSON-RPC) and native (Cosmos transactions of the CometBFT blocks), in all
+// and in blocks of UTC day today.
+func (n *Node) allTxCounts(t *testing.T, head uint64, today int64) (total, inToday uint64) {
+	c := n.cometClient(t)
+	for h := uint64(0); h <= head; h++ {
+		b, err := n.Eth.BlockByNumber(ctx(t), new(big.Int).SetUint64(h))
+		if err != nil {
+			t.Fatal(err)
+		}
+		count := uint64(len(b.Transactions()))
+		if h > 0 { // block 0 is the genesis state, not a CometBFT block
+			height := int64(h)
+			cb, err := c.Block(ctx(t), &height)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tx := range cb.Block.Txs {
+				if native.IsNative(tx) {
+					count++
+				}
+			}
+		}
+		total += count
+		if int64(b.Time())/86400 == today {
+			inToday += count
+		}
+	}
+	return total, inToday
 }
 
 func coinText(wei *big.Int) string { return units(wei, 18) + " EMBER" }
@@ -196,8 +229,32 @@ func TestExplorerWeb(t *testing.T) {
 }
 
 func checkWebHome(t *testing.T, n *Node, br *browser, base string, head uint64) {
+	// Every transaction of the chain counts, EVM and native (Blockscout's
+	// meaning): the total, today's, and the daily chart's sum.
+	total, today := n.allTxCounts(t, head, time.Now().Unix()/86400)
+	var st struct {
+		Total string `json:"total_transactions"`
+		Today string `json:"transactions_today"`
+	}
+	n.explorerJSON(t, nil, "", "/api/v2/stats", &st)
+	if st.Total != fmt.Sprint(total) || st.Today != fmt.Sprint(today) {
+		t.Errorf("stats: %s transactions, %s today; the chain has %d, %d today (EVM and native)", st.Total, st.Today, total, today)
+	}
+	var chart struct {
+		Data []struct {
+			Count uint64 `json:"transactions_count"`
+		} `json:"chart_data"`
+	}
+	n.explorerJSON(t, nil, "", "/api/v2/stats/charts/transactions", &chart)
+	var sum uint64
+	for _, d := range chart.Data {
+		sum += d.Count
+	}
+	if sum != total {
+		t.Errorf("daily chart sums to %d transactions, the chain has %d", sum, total)
+	}
 	br.open(t, base+"/")
-	br.expect(t, `[data-field="total-transactions"]`, grouped(uint64(n.chainTxCount(t, head))))
+	br.expect(t, `[data-field="total-transactions"]`, grouped(total))
 	br.expect(t, `[data-field="total-blocks"]`, grouped(head+1)) // block 0 is a block
 	if got := br.attrs(t, "#latest-blocks [data-block]", "data-block"); len(got) == 0 || got[0] != strconv.FormatUint(head, 10) {
 		t.Errorf("latest blocks %v, want %d first", got, head)
@@ -287,15 +344,15 @@ func checkWebTxs(t *testing.T, n *Node, br *browser, base string, w *webChain, h
 	// An ERC-20 transfer of a verified token: decoded input, the summary,
 	// the token transfer.
 	checkWebTx(t, n, br, base, w.transfer.TxHash, head)
-	if got := br.text(t, `[data-field="method-call"]`); !strings.HasPrefix(got, "transfer(") || !strings.Contains(got, "12345") && !strings.Contains(got, "address") {
+	if got := br.text(t, `[data-field="method-call"]`); got != "transfer(address to, uint256 value)" {
 		t.Errorf("decoded input %q", got)
 	}
-	if got := br.text(t, `[data-field="summary"]`); !strings.Contains(got, "Transfer") && !strings.Contains(got, "12345") {
-		t.Errorf("summary %q", got)
+	if got, want := br.text(t, `[data-field="summary"]`), "Transfer "+units(webTokenAmount, 18)+" EMB from "; !strings.HasPrefix(got, want) {
+		t.Errorf("summary %q, want it to start %q", got, want)
 	}
 	br.run(t, "token transfers tab", chromedp.Click(chromedp.CSS("#tab-token-transfers")))
-	if got := br.text(t, "#panel-token-transfers tbody td.num"); got != units(big.NewInt(12345), 18) {
-		t.Errorf("token transfer amount %q, want %s", got, units(big.NewInt(12345), 18))
+	if got := br.text(t, "#panel-token-transfers tbody td.num"); got != units(webTokenAmount, 18) {
+		t.Errorf("token transfer amount %q, want %s", got, units(webTokenAmount, 18))
 	}
 	br.shot(t, "tx")
 	br.noErrors(t, "tx transfer")
@@ -427,6 +484,14 @@ func checkWebAddresses(t *testing.T, n *Node, br *browser, base string, w *webCh
 		br.noErrors(t, c.url)
 	}
 	br.run(t, "balance history", chromedp.Click(chromedp.CSS("#tab-coin-balance-history")), chromedp.WaitVisible(chromedp.CSS("#panel-coin-balance-history svg")))
+	// Every label of the chart lies inside it: a y label cut at the left
+	// edge ("…6 EMBER" of 9,999.986) reads as another number.
+	cut := get(t, br, "chart labels", chromedp.Evaluate[[]string](`[...document.querySelectorAll("#panel-coin-balance-history svg.chart text")]
+		.filter((e) => { const b = e.getBBox(), v = e.ownerSVGElement.viewBox.baseVal; return b.x < v.x || b.x + b.width > v.x + v.width; })
+		.map((e) => e.textContent)`))
+	if len(cut) > 0 {
+		t.Errorf("balance chart labels outside the chart: %q", cut)
+	}
 	br.shot(t, "address")
 	br.noErrors(t, "address history")
 }
@@ -831,12 +896,19 @@ func checkWebAccess(t *testing.T, br *browser, base string, w *webChain) {
 // checkWebRPCExplorer: `emberd explorer --rpc URL` serves the same pages
 // for a chain it indexes over JSON-RPC.
 func checkWebRPCExplorer(t *testing.T, n *Node, br *browser, w *webChain) {
-	rx := startRPCExplorer(t, "http://"+n.HTTP)
+	rx := startRPCExplorer(t, "http://"+n.HTTP, "--comet", "http://"+n.CometRPC)
 	head := n.settledHead(t, map[string]string{"rpc": rx})
 	base := "http://" + rx
 	br.open(t, base+"/")
 	br.run(t, "home", chromedp.WaitVisible(chromedp.CSS("#latest-blocks [data-block]")))
+	total, _ := n.allTxCounts(t, head, 0)
+	br.expect(t, `[data-field="total-transactions"]`, grouped(total)) // native ones included, read over --comet
 	checkWebTx(t, n, br, base, w.transfer.TxHash, head)
+	// The native bank send, read from CometBFT's block and block_results.
+	br.open(t, base+"/tx/0x"+strings.ToLower(w.nativeSend.Hash.String()))
+	br.expect(t, `[data-msg="0"] [data-field="msg-type"]`, "/cosmos.bank.v1beta1.MsgSend")
+	br.expect(t, `[data-msg="0"] [data-field="msg-amount"]`, coinText(w.nativeAmount))
+	br.expect(t, `[data-msg="0"] [data-field="msg-to-hex"]`, w.nativeTo.Hex())
 	br.open(t, base+"/address/"+w.a.Address.Hex())
 	bal, err := n.Eth.BalanceAt(ctx(t), w.a.Address, nil)
 	if err != nil {

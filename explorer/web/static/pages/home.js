@@ -62,7 +62,7 @@ function blockTable(blocks, seen) {
   return h("ul", { class: "card", style: null, role: "list" }, blocks.map((b) =>
     h("li", { class: seen && !seen.has(b.height) ? "new" : null, "data-block": b.height },
       h("a", { href: "/block/" + b.height }, "Block " + b.height), " ",
-      h("span", { class: "muted" }, ago(b.timestamp) + " · " + b.transactions_count + " txs · proposer "), addr(b.miner))));
+      h("span", { class: "muted" }, ago(b.timestamp) + " · " + num(b.transactions_count) + (b.transactions_count === 1 ? " tx" : " txs") + " · proposer "), addr(b.miner))));
 }
 
 function txTable(txs) {

@@ -2,7 +2,7 @@
 // spellings of from/to, value, fee, gas, nonce, type, decoded input, the
 // summary, and tabs for logs, token transfers, the internal call tree,
 // state changes and the raw trace.
-import { api, h, render, fields, num, coin, gwei, time, bothSpellings, blockLink, status, addr, tabs, paged, table, units, short } from "../lib.js";
+import { api, h, render, fields, num, group, coin, gwei, time, bothSpellings, blockLink, status, addr, tabs, paged, table, units, short } from "../lib.js";
 import { transferCols, listTable } from "./lists.js";
 
 export default async function tx([, hash]) {
@@ -99,7 +99,10 @@ function sentence(s) {
     if (!v) continue;
     if (v.type === "address") out.append(addr(v.value));
     else if (v.type === "token") out.append(h("a", { href: "/token/" + v.value.address_hash }, v.value.symbol || v.value.name || short(v.value.address_hash)));
-    else if (v.type === "currency") out.append(String(v.value)); // already in whole units
+    else if (v.type === "currency") { // a decimal already in whole units: grouped as units() groups amounts elsewhere
+      const [whole, frac] = String(v.value).split(".");
+      out.append(group(whole) + (frac ? "." + frac : ""));
+    }
     else out.append(String(v.value));
   }
   out.append(". ");
