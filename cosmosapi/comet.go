@@ -108,7 +108,7 @@ func (s *cometServer) GetLatestBlock(ctx context.Context, _ *cmtservice.GetLates
 	if err != nil {
 		return nil, err
 	}
-	heightOf(ctx).Read = r.Block.Height
+	heightOf(ctx).read(r.Block.Height)
 	return &cmtservice.GetLatestBlockResponse{BlockId: id, Block: blk, SdkBlock: sdk}, nil
 }
 
@@ -132,6 +132,6 @@ func (s *cometServer) GetBlockByHeight(ctx context.Context, req *cmtservice.GetB
 	if err != nil {
 		return nil, err
 	}
-	heightOf(ctx).Read = h
+	heightOf(ctx).read(h)
 	return &cmtservice.GetBlockByHeightResponse{BlockId: id, Block: blk, SdkBlock: sdk}, nil
 }

@@ -19,8 +19,14 @@ const HeightKey = "x-cosmos-block-height"
 // every surface puts one in the context before calling a service.
 type Height struct {
 	Want int64 // 0: the latest
-	Read int64 // set by the service that opened a state
+	Read int64 // set by the service that opened a state (see Opened)
+	// Opened tells that Read was set: a fresh chain's state is read at
+	// height 0, which is reported too.
+	Opened bool
 }
+
+// read records the height a service read at.
+func (h *Height) read(at int64) { h.Read, h.Opened = at, true }
 
 type heightKey struct{}
 
@@ -59,7 +65,7 @@ func openState(ctx context.Context, b Backend) (*state.StateDB, error) {
 	case err != nil:
 		return nil, status.Error(codes.Internal, err.Error())
 	}
-	h.Read = at
+	h.read(at)
 	return st, nil
 }
 

@@ -75,7 +75,7 @@ func (r *Router) ABCIQuery(ctx context.Context, req *abci.RequestQuery) (res *ab
 	}
 	h := &Height{Want: req.Height}
 	out, err := r.Call(WithHeight(ctx, h), req.Path, func(m proto.Message) error { return proto.Unmarshal(req.Data, m) })
-	if h.Read == 0 {
+	if !h.Opened {
 		h.Read = r.latest()
 	}
 	if err == nil {

@@ -60,7 +60,7 @@ func withHeight(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler g
 		return nil, err
 	}
 	res, err := handler(cosmosapi.WithHeight(ctx, h), req)
-	if h.Read > 0 {
+	if h.Opened {
 		_ = grpc.SetHeader(ctx, metadata.Pairs(HeightKey, strconv.FormatInt(h.Read, 10)))
 	}
 	return res, err

@@ -135,7 +135,7 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		writeError(w, status.Error(codes.Internal, err.Error()), 0)
 		return
 	}
-	if h.Read > 0 {
+	if h.Opened {
 		w.Header().Set(heightResponse, strconv.FormatInt(h.Read, 10))
 	}
 	w.Header().Set("Content-Type", "application/json")
