@@ -290,25 +290,16 @@ func (s *crashSender) checkIncluded(t *testing.T, n *Node, head *big.Int) {
 	}
 }
 
-// receiptsOf fetches the receipts of the transactions of nonces in
-// batches; nil where there is none.
+// receiptsOf fetches the receipts of the transactions of nonces; nil where
+// there is none.
 func receiptsOf(t *testing.T, n *Node, nonces []uint64, tx func(uint64) *types.Transaction) []*types.Receipt {
 	t.Helper()
 	out := make([]*types.Receipt, len(nonces))
-	for from := 0; from < len(nonces); from += 500 {
-		var batch []rpc.BatchElem
-		for i := from; i < min(from+500, len(nonces)); i++ {
-			batch = append(batch, rpc.BatchElem{Method: "eth_getTransactionReceipt", Args: []any{tx(nonces[i]).Hash()}, Result: &out[i]})
-		}
-		if err := n.RPC.BatchCall(batch); err != nil {
-			t.Fatal(err)
-		}
-		for _, el := range batch {
-			if el.Error != nil {
-				t.Fatal(el.Error)
-			}
-		}
+	batch := make([]rpc.BatchElem, len(nonces))
+	for i, k := range nonces {
+		batch[i] = rpc.BatchElem{Method: "eth_getTransactionReceipt", Args: []any{tx(k).Hash()}, Result: &out[i]}
 	}
+	n.mustBatch(t, batch)
 	return out
 }
 
@@ -362,24 +353,15 @@ func checkSupply(t *testing.T, n *Node, head *types.Header, senders []*crashSend
 	t.Logf("supply at block %v balances: genesis %v wei, %v burned", head.Number, genesis, burned)
 }
 
-// headersTo fetches the headers of blocks 1..head in batches.
+// headersTo fetches the headers of blocks 1..head.
 func headersTo(t *testing.T, n *Node, head uint64) []*types.Header {
 	t.Helper()
 	out := make([]*types.Header, head)
-	for from := uint64(1); from <= head; from += 500 {
-		var batch []rpc.BatchElem
-		for num := from; num <= min(from+499, head); num++ {
-			batch = append(batch, rpc.BatchElem{Method: "eth_getBlockByNumber", Args: []any{hexutil.EncodeUint64(num), false}, Result: &out[num-1]})
-		}
-		if err := n.RPC.BatchCall(batch); err != nil {
-			t.Fatal(err)
-		}
-		for _, el := range batch {
-			if el.Error != nil {
-				t.Fatal(el.Error)
-			}
-		}
+	batch := make([]rpc.BatchElem, head)
+	for i := range batch {
+		batch[i] = rpc.BatchElem{Method: "eth_getBlockByNumber", Args: []any{hexutil.EncodeUint64(uint64(i) + 1), false}, Result: &out[i]}
 	}
+	n.mustBatch(t, batch)
 	for i, h := range out {
 		if h == nil {
 			t.Fatalf("block %d missing", i+1)
