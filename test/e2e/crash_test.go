@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -23,6 +24,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/contracts"
 )
 
 // TestCrashRecovery streams signed transfers from several senders at once
@@ -46,10 +48,15 @@ func TestCrashRecovery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Five senders of ETH, one of ERC-20 tokens (contract calls that
+	// change storage), each to its own recipient.
+	token := contracts.MustLoad("EmberToken")
+	tokenAddr := n.deploy(t, devKeys[5], token, crashTokenSupply)
 	senders := make([]*crashSender, 6)
 	for i := range senders {
 		senders[i] = newCrashSender(t, n, devKeys[i], chainID, byte(i))
 	}
+	senders[5].useToken(tokenAddr, token)
 
 	const rounds = 36        // every sixth a clean stop: 30 kills
 	var seen []*types.Header // the last head a client saw before each kill
@@ -108,14 +115,16 @@ func TestCrashRecovery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	headers := headersTo(t, n, last.Number.Uint64())
 	for _, s := range senders {
-		s.checkIncluded(t, n, last.Number)
+		s.checkIncluded(t, n, headers)
 	}
-	checkSupply(t, n, last, senders)
+	checkSupply(t, n, headers, senders)
 	t.Logf("%d kills and %d stops: head %v; %s", rounds-rounds/6, rounds/6, last.Number, crashTally(senders))
 }
 
-// crashSender streams transfers from one dev account to its own recipient.
+// crashSender streams transfers of ETH, or of an ERC-20 token, from one dev
+// account to its own recipient.
 // Each nonce has exactly one transaction (the same fields sign to the same
 // bytes), sent with nonces the test counts itself, never the node's: no
 // transaction of a sender can take another's nonce, so an accepted one
@@ -131,7 +140,13 @@ type crashSender struct {
 	accepted map[uint64]bool // nonces the node accepted
 	maybe    map[uint64]bool // nonces sent whose answer a kill cut, not accepted since
 	rejected map[string]int  // the node's refusals by message (sent again later)
+
+	token    *common.Address     // the ERC-20 sent instead of ETH, if any
+	tokenABI *contracts.Contract // its contract
 }
+
+// crashTokenSupply is what the token's deployer holds at the start.
+var crashTokenSupply = ether(1_000_000)
 
 // crashWindow is how many transactions a sender has sent and not yet seen
 // included: a sender stalled by a lost transaction stays stalled, so the
@@ -148,16 +163,47 @@ func newCrashSender(t *testing.T, n *Node, key *accounts.Key, chainID *big.Int, 
 		base: base, next: base, accepted: map[uint64]bool{}, maybe: map[uint64]bool{}, rejected: map[string]int{}}
 }
 
-// value is what the transaction of a nonce sends: 1 to 97 wei.
+// useToken makes the sender send the ERC-20 at token, which it holds.
+func (s *crashSender) useToken(token common.Address, c *contracts.Contract) {
+	s.token, s.tokenABI = &token, c
+}
+
+// value is what the transaction of a nonce sends: 1 to 97 wei, or token
+// units.
 func (s *crashSender) value(nonce uint64) *big.Int { return big.NewInt(int64(1 + nonce%97)) }
 
 func (s *crashSender) tx(nonce uint64) *types.Transaction {
-	tx, err := types.SignNewTx(s.key.Private, s.signer, &types.DynamicFeeTx{ChainID: s.chainID, Nonce: nonce,
-		GasTipCap: gwei(1), GasFeeCap: gwei(100), Gas: 21000, To: &s.to, Value: s.value(nonce)})
+	inner := &types.DynamicFeeTx{ChainID: s.chainID, Nonce: nonce, GasTipCap: gwei(1), GasFeeCap: gwei(100),
+		Gas: 21000, To: &s.to, Value: s.value(nonce)}
+	if s.token != nil {
+		data, err := s.tokenABI.ABI.Pack("transfer", s.to, s.value(nonce))
+		if err != nil {
+			panic(err)
+		}
+		inner.To, inner.Value, inner.Data, inner.Gas = s.token, new(big.Int), data, 100_000
+	}
+	tx, err := types.SignNewTx(s.key.Private, s.signer, inner)
 	if err != nil {
 		panic(err)
 	}
 	return tx
+}
+
+// balance is what addr holds at block head: wei, or units of the token.
+func (s *crashSender) balance(t *testing.T, n *Node, addr common.Address, head *big.Int) *big.Int {
+	t.Helper()
+	if s.token == nil {
+		bal, err := n.Eth.BalanceAt(ctx(t), addr, head)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bal
+	}
+	out, err := n.Eth.CallContract(ctx(t), ethereum.CallMsg{To: s.token, Data: pack(t, s.tokenABI, "balanceOf", addr)}, head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return new(big.Int).SetBytes(out)
 }
 
 // stream sends the transactions a kill cut again, then new ones, at most
@@ -255,11 +301,13 @@ func (s *crashSender) waitIncluded(t *testing.T, n *Node) {
 	t.Errorf("sender %d: nonce stays %d, sent up to %d", s.id, nonce, s.next-1)
 }
 
-// checkIncluded checks at block head that every accepted transaction has
-// a successful receipt in the canonical chain, naming why one has not,
-// and that the recipient holds the values of all included ones.
-func (s *crashSender) checkIncluded(t *testing.T, n *Node, head *big.Int) {
+// checkIncluded checks at the last of headers (blocks 1..head) that every
+// accepted transaction has a successful receipt in the canonical chain,
+// naming why one has not, and that the recipient holds the values of all
+// included ones (and a token sender the rest of its supply).
+func (s *crashSender) checkIncluded(t *testing.T, n *Node, headers []*types.Header) {
 	t.Helper()
+	head := headers[len(headers)-1].Number
 	nonce, err := n.Eth.NonceAt(ctx(t), s.key.Address, head)
 	if err != nil {
 		t.Fatal(err)
@@ -277,7 +325,7 @@ func (s *crashSender) checkIncluded(t *testing.T, n *Node, head *big.Int) {
 				s.id, tx.Hash(), k, nonce, err == nil, pending)
 		case r.Status != types.ReceiptStatusSuccessful:
 			t.Errorf("sender %d: accepted tx %s (nonce %d) failed", s.id, tx.Hash(), k)
-		case mustHeader(t, n, r.BlockNumber).Hash() != r.BlockHash:
+		case headers[r.BlockNumber.Uint64()-1].Hash() != r.BlockHash:
 			t.Errorf("sender %d: tx %s: receipt in block %s, not the canonical block %d", s.id, tx.Hash(), r.BlockHash, r.BlockNumber)
 		}
 	}
@@ -285,8 +333,13 @@ func (s *crashSender) checkIncluded(t *testing.T, n *Node, head *big.Int) {
 	for k := s.base; k < nonce; k++ {
 		want.Add(want, s.value(k))
 	}
-	if bal, err := n.Eth.BalanceAt(ctx(t), s.to, head); err != nil || bal.Cmp(want) != 0 {
-		t.Errorf("sender %d: recipient holds %v wei (%v), want %v: the values of nonces %d..%d", s.id, bal, err, want, s.base, nonce-1)
+	if bal := s.balance(t, n, s.to, head); bal.Cmp(want) != 0 {
+		t.Errorf("sender %d: recipient holds %v, want %v: the values of nonces %d..%d", s.id, bal, want, s.base, nonce-1)
+	}
+	if s.token != nil {
+		if bal, rest := s.balance(t, n, s.key.Address, head), new(big.Int).Sub(crashTokenSupply, want); bal.Cmp(rest) != 0 {
+			t.Errorf("sender %d: holds %v tokens, want %v", s.id, bal, rest)
+		}
 	}
 }
 
@@ -318,11 +371,12 @@ func checkHeads(t *testing.T, n *Node, seen []*types.Header) {
 	}
 }
 
-// checkSupply balances the books at head: every account holding coins
-// (dev accounts, recipients, the coinbase) adds up to its genesis balance
-// minus the base fees burned in blocks 1..head.
-func checkSupply(t *testing.T, n *Node, head *types.Header, senders []*crashSender) {
+// checkSupply balances the books at the last of headers (blocks 1..head):
+// every account holding coins (dev accounts, recipients, the coinbase)
+// adds up to its genesis balance minus the base fees burned.
+func checkSupply(t *testing.T, n *Node, headers []*types.Header, senders []*crashSender) {
 	t.Helper()
+	head := headers[len(headers)-1]
 	addrs := []common.Address{head.Coinbase}
 	for _, k := range devKeys {
 		addrs = append(addrs, k.Address)
@@ -344,7 +398,7 @@ func checkSupply(t *testing.T, n *Node, head *types.Header, senders []*crashSend
 		genesis.Add(genesis, g)
 	}
 	burned := new(big.Int)
-	for _, h := range headersTo(t, n, head.Number.Uint64()) {
+	for _, h := range headers {
 		burned.Add(burned, new(big.Int).Mul(h.BaseFee, new(big.Int).SetUint64(h.GasUsed)))
 	}
 	if want := new(big.Int).Sub(genesis, burned); total.Cmp(want) != 0 {
