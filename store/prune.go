@@ -108,9 +108,8 @@ const sweepChunk = 4096
 // whenever Pebble next rewrites those files (as geth's pruner does). It
 // counts the nodes deleted since the last compaction, over sweeps: a chain
 // whose sweeps each delete fewer (a short prune-interval, quiet blocks)
-// would otherwise never compact (bench/disk, 128-block sweeps of about
-// 70,000 nodes: 55 MB of deleted nodes' space still on disk at 1,000,000
-// transfers).
+// would otherwise never compact (bench/disk's 128-block sweeps delete
+// about 70,000 nodes each).
 const compactThreshold = 100_000
 
 // OldestState is the first height whose state this store holds: the
