@@ -77,18 +77,21 @@ func (j *txJournal) add(raw []byte) error {
 	return err
 }
 
-// rotate replaces the journal with raws (the pool's content): written to a
-// temporary file, then renamed over the journal, so a crash leaves one or
-// the other whole. Appends wait meanwhile; one that raced with the
-// snapshot of raws is written again after it, which re-admission ignores.
-func (j *txJournal) rotate(raws [][]byte) error {
+// rotate replaces the journal with content() (the pool's transactions):
+// written to a temporary file, then renamed over the journal, so a crash
+// leaves one or the other whole. content is read under the lock appends
+// take: a transaction is added to the pool before it is appended, so one
+// appended before is in content (or has left the pool: included), and one
+// appended after goes to the new file. (Reading it before taking the lock
+// lost a transaction admitted and appended in between.)
+func (j *txJournal) rotate(content func() [][]byte) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.f == nil {
 		return errors.New("transaction journal closed")
 	}
 	tmp := j.path + ".new"
-	if err := writeTxJournal(tmp, raws); err != nil {
+	if err := writeTxJournal(tmp, content()); err != nil {
 		os.Remove(tmp)
 		return err
 	}
@@ -155,7 +158,7 @@ func (n *Node) startJournal() error {
 	if len(raws) > 0 {
 		n.log.Info("transaction journal replayed", "journaled", len(raws), "admitted", admitted)
 	}
-	if err := j.rotate(n.pool.Raws()); err != nil {
+	if err := j.rotate(n.pool.Raws); err != nil {
 		j.close()
 		return err
 	}
@@ -175,7 +178,7 @@ func (n *Node) rotateJournal() {
 		case <-n.journalStop:
 			return
 		case <-t.C:
-			if err := n.journal.rotate(n.pool.Raws()); err != nil {
+			if err := n.journal.rotate(n.pool.Raws); err != nil {
 				n.log.Error("transaction journal", "err", err)
 			}
 		}
@@ -201,7 +204,7 @@ func (n *Node) stopJournal() {
 	}
 	close(n.journalStop)
 	<-n.journalDone
-	if err := n.journal.rotate(n.pool.Raws()); err != nil {
+	if err := n.journal.rotate(n.pool.Raws); err != nil {
 		n.log.Error("transaction journal", "err", err)
 	}
 	n.journal.close()

@@ -43,6 +43,7 @@ type Server struct {
 	methods  []string // namespace_method names served (observe.go)
 	mu       sync.Mutex
 	srvs     []*http.Server
+	fronts   []*front            // the fast fronts of the HTTP listeners
 	addr     map[string]net.Addr // "http", "ws" -> bound address
 
 	// conns are the open WebSocket connections by remote address (what
@@ -190,7 +191,11 @@ func (s *Server) listen(kind, addr string, h http.Handler) error {
 	if kind == "http" && !s.noFront {
 		// Single fast-path requests are answered by front; net/http
 		// serves the rest (front.go).
-		serve = newFront(s.fast, srv, s.log).Serve
+		fr := newFront(s.fast, srv, s.log)
+		serve = fr.Serve
+		s.mu.Lock()
+		s.fronts = append(s.fronts, fr)
+		s.mu.Unlock()
 	}
 	s.mu.Lock()
 	s.srvs = append(s.srvs, srv)
@@ -216,9 +221,17 @@ func (s *Server) Addr(kind string) net.Addr {
 // (which ends all subscriptions).
 func (s *Server) Stop() {
 	s.mu.Lock()
-	srvs := s.srvs
-	s.srvs = nil
+	srvs, fronts := s.srvs, s.fronts
+	s.srvs, s.fronts = nil, nil
 	s.mu.Unlock()
+	// The fronts' connections are closed here, not only by Shutdown's hook,
+	// which runs on its own goroutine: a call that ends after Stop returned
+	// must not answer. The node stops its transaction journal after Stop,
+	// and an eth_sendRawTransaction answered after that would be lost by a
+	// restart although the client was given its hash (TestCrashRecovery).
+	for _, fr := range fronts {
+		fr.close()
+	}
 	for _, srv := range srvs {
 		ctx, cancel := context.WithTimeout(context.Background(), 0)
 		_ = srv.Shutdown(ctx)

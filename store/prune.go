@@ -105,7 +105,11 @@ const sweepChunk = 4096
 
 // compactThreshold is the number of deleted nodes past which a sweep asks
 // the database to compact, so their space is given back now rather than
-// whenever Pebble next rewrites those files (as geth's pruner does).
+// whenever Pebble next rewrites those files (as geth's pruner does). It
+// counts the nodes deleted since the last compaction, over sweeps: a chain
+// whose sweeps each delete fewer (a short prune-interval, quiet blocks)
+// would otherwise never compact (bench/disk's 128-block sweeps delete
+// about 70,000 nodes each).
 const compactThreshold = 100_000
 
 // OldestState is the first height whose state this store holds: the
@@ -246,7 +250,8 @@ type PruneStats struct {
 	Roots         int    // distinct state roots marked
 	Kept, Deleted int    // trie nodes marked and deleted
 	Mark, Sweep   time.Duration
-	Compact       time.Duration
+	Compact       time.Duration // the compaction's time, when Compacted
+	Compacted     bool          // the database was compacted after the sweep
 }
 
 // Prune deletes the trie nodes no state from height oldest to the head
@@ -307,12 +312,13 @@ func (s *Store) prune1(ctx context.Context, oldest uint64) (PruneStats, error) {
 		return st, err
 	}
 	st.Sweep = time.Since(start)
-	if st.Deleted >= compactThreshold {
+	if s.uncompacted += st.Deleted; s.uncompacted >= s.compactAfter {
 		start = time.Now()
 		if err := s.kv.Compact(nil, nil); err != nil {
 			return st, fmt.Errorf("compact: %w", err)
 		}
-		st.Compact = time.Since(start)
+		st.Compact, st.Compacted = time.Since(start), true
+		s.uncompacted = 0
 	}
 	if err := s.writeHeight(pruneDoneKey, st.Oldest); err != nil {
 		return st, err

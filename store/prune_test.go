@@ -186,6 +186,39 @@ func TestPruneBackgroundBounded(t *testing.T) {
 	}
 }
 
+// Sweeps that each delete fewer nodes than the compaction threshold
+// compact once their deletions since the last compaction add up to it.
+func TestPruneCompactsOverSweeps(t *testing.T) {
+	s := openPruneStore(t, t.TempDir(), PruneOptions{Mode: PruneFull, KeepRecent: 8, Interval: 1 << 30})
+	defer s.Close()
+	sweep := func() *PruneStats {
+		t.Helper()
+		churn(t, s, 40)
+		if err := s.Prune(context.Background(), s.Head().Number.Uint64()+1-8); err != nil {
+			t.Fatal(err)
+		}
+		return s.LastPrune()
+	}
+	s.compactAfter = 1 << 30
+	first := sweep()
+	if first.Deleted == 0 || first.Compacted {
+		t.Fatalf("first sweep %+v: want deletions and no compaction", first)
+	}
+	// Churn deletes about as many nodes per 40 blocks: the second sweep
+	// alone stays under 1.5 times the first, the two together pass it.
+	s.compactAfter = first.Deleted + first.Deleted/2
+	second := sweep()
+	if second.Deleted >= s.compactAfter || first.Deleted+second.Deleted < s.compactAfter {
+		t.Fatalf("sweeps deleted %d then %d nodes: the threshold %d is not between one and both", first.Deleted, second.Deleted, s.compactAfter)
+	}
+	if !second.Compacted {
+		t.Fatalf("%d + %d nodes deleted, threshold %d: not compacted", first.Deleted, second.Deleted, s.compactAfter)
+	}
+	if third := sweep(); third.Compacted {
+		t.Fatalf("third sweep compacted after %d deletions since the last compaction (threshold %d)", third.Deleted, s.compactAfter)
+	}
+}
+
 func TestPruneOptionsValidate(t *testing.T) {
 	for _, o := range []PruneOptions{{Mode: "fast"}, {Mode: PruneFull, KeepRecent: 1, Interval: 1}, {Mode: PruneFull, KeepRecent: 10}} {
 		if o.Validate() == nil {

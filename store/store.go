@@ -78,6 +78,10 @@ type Store struct {
 	pruneWake chan struct{}
 	pruneStop context.CancelFunc
 	pruneDone chan struct{}
+
+	// uncompacted counts the trie nodes sweeps deleted since the last
+	// compaction (under pruneRun); compactAfter is compactThreshold.
+	uncompacted, compactAfter int
 }
 
 // Read cache sizes (see cache.go).
@@ -111,6 +115,8 @@ func Open(dir string, config *params.ChainConfig, opts Options) (*Store, error) 
 		blocks:  newBlockCache(blockCacheBlocks, blockCacheBytes),
 		prune:   opts.Prune,
 		log:     opts.Log,
+
+		compactAfter: compactThreshold,
 	}
 	if s.log == nil {
 		s.log = slog.Default()

@@ -34,14 +34,7 @@ func (n *Node) explorerBatch(t *testing.T, key *accounts.Key, to common.Address,
 		txs = append(txs, tx)
 		batch = append(batch, rpc.BatchElem{Method: "eth_sendRawTransaction", Args: []any{hexutil.Bytes(raw)}, Result: new(common.Hash)})
 	}
-	if err := n.RPC.BatchCall(batch); err != nil {
-		t.Fatal(err)
-	}
-	for _, el := range batch {
-		if el.Error != nil {
-			t.Fatal(el.Error)
-		}
-	}
+	n.mustBatch(t, batch)
 	return txs
 }
 

@@ -295,6 +295,23 @@ func (n *Node) WaitReceipt(t testing.TB, hash common.Hash) *types.Receipt {
 	return nil
 }
 
+// mustBatch sends JSON-RPC batches of up to 500 calls and fails the test on
+// any error, the batch's or a call's.
+func (n *Node) mustBatch(t testing.TB, calls []rpc.BatchElem) {
+	t.Helper()
+	for from := 0; from < len(calls); from += 500 {
+		batch := calls[from:min(from+500, len(calls))]
+		if err := n.RPC.BatchCall(batch); err != nil {
+			t.Fatal(err)
+		}
+		for _, el := range batch {
+			if el.Error != nil {
+				t.Fatal(el.Error)
+			}
+		}
+	}
+}
+
 // CometGet calls a CometBFT RPC URI endpoint and decodes its result.
 func (n *Node) CometGet(t testing.TB, path string, params url.Values, result any) {
 	t.Helper()

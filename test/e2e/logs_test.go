@@ -86,14 +86,7 @@ func (n *Node) sendBatch(t *testing.T, txs []*types.Transaction) {
 		raw, _ := tx.MarshalBinary()
 		batch[i] = rpc.BatchElem{Method: "eth_sendRawTransaction", Args: []any{hexutil.Bytes(raw)}, Result: new(common.Hash)}
 	}
-	if err := n.RPC.BatchCall(batch); err != nil {
-		t.Fatal(err)
-	}
-	for _, el := range batch {
-		if el.Error != nil {
-			t.Fatal(el.Error)
-		}
-	}
+	n.mustBatch(t, batch)
 }
 
 func (f *logFixture) want(from, to uint64, addrs []common.Address, topics [][]common.Hash) []*types.Log {
