@@ -60,6 +60,9 @@ func buildTraceFixture(t *testing.T, n *Node) *traceFixture {
 		// A fresh Tracee per attempt: run(n) CREATE2s a child with salt n,
 		// so a retry on the same contract would collide and revert.
 		d := n.WaitReceipt(t, n.send(t, devKeys[4].Private, txOpts{Data: deploy, Gas: 3_000_000}).Hash())
+		// The AppHash block that follows would take the batch's first tx
+		// alone the moment it is admitted (a dev proof block waits for one).
+		n.waitNextBlock(t, d.BlockNumber.Uint64())
 		f.tracee = d.ContractAddress
 		nonce, _ := n.Eth.PendingNonceAt(ctx(t), f.sender)
 		txs := n.signTxs(t, 2, func(i int) txOpts {
