@@ -10,7 +10,9 @@
 # EMBER_CHROMIUM=/path/to/chrome skips the lookup and the install.
 set -euo pipefail
 
-die() { echo "chromium-test: $*" >&2; exit 1; }
+SCRIPT_NAME=chromium-test
+# shellcheck source=scripts/service-lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/service-lib.sh"
 
 # find_chromium prints the first Chromium-like binary on PATH.
 find_chromium() {
@@ -28,25 +30,10 @@ find_chromium() {
 	done
 }
 
+# fonts-liberation: text renders with metrics close to the usual sans-serif
+# faces, so screenshots read well.
 install_chromium() {
-	local as=()
-	if [[ $(id -u) -ne 0 ]]; then
-		command -v sudo >/dev/null && sudo -n true 2>/dev/null ||
-			die "Chromium is not installed and this user cannot install it (not root, no password-less sudo): run 'apt-get install chromium' as root"
-		as=(sudo -n)
-	fi
-	command -v apt-get >/dev/null || die "Chromium is not installed and there is no apt-get: install chromium on PATH or set EMBER_CHROMIUM"
-	echo "chromium-test: installing Debian's chromium package" >&2
-	(
-		flock -w 900 9 || die "timed out waiting for another Chromium install"
-		[[ -n "$(find_chromium)" ]] && exit 0 # the other installer finished it
-		"${as[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q >&2 ||
-			die "apt-get update failed"
-		# fonts-liberation: text renders with metrics close to the usual
-		# sans-serif faces, so screenshots read well.
-		"${as[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium fonts-liberation >&2 ||
-			die "apt-get install chromium failed"
-	) 9>"${TMPDIR:-/tmp}/ember-chromium-install.lock"
+	apt_install Chromium "install chromium on PATH or set EMBER_CHROMIUM" find_chromium chromium fonts-liberation
 }
 
 path() {

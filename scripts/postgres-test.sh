@@ -14,7 +14,9 @@
 # by hand: eval the DSN into --explorer.db (append a database name).
 set -euo pipefail
 
-die() { echo "postgres-test: $*" >&2; exit 1; }
+SCRIPT_NAME=postgres-test
+# shellcheck source=scripts/service-lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/service-lib.sh"
 
 # pg_bindir prints the directory of the newest installed server's binaries.
 pg_bindir() {
@@ -27,38 +29,8 @@ pg_bindir() {
 	fi
 }
 
-# install_postgres installs Debian's package, as root or through sudo -n,
-# under a lock so that concurrent test binaries do not race on dpkg.
 install_postgres() {
-	local as=()
-	if [[ $(id -u) -ne 0 ]]; then
-		command -v sudo >/dev/null && sudo -n true 2>/dev/null ||
-			die "PostgreSQL is not installed and this user cannot install it (not root, no password-less sudo): run 'apt-get install postgresql' as root"
-		as=(sudo -n)
-	fi
-	command -v apt-get >/dev/null || die "PostgreSQL is not installed and there is no apt-get: install a PostgreSQL server (initdb, pg_ctl) on PATH"
-	echo "postgres-test: installing Debian's postgresql package" >&2
-	(
-		flock -w 600 9 || die "timed out waiting for another PostgreSQL install"
-		[[ -n "$(pg_bindir)" ]] && exit 0 # the other installer finished it
-		"${as[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q >&2 ||
-			die "apt-get update failed"
-		"${as[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends postgresql >&2 ||
-			die "apt-get install postgresql failed"
-	) 9>"${TMPDIR:-/tmp}/ember-postgres-install.lock"
-}
-
-# free_port prints a TCP port nothing on 127.0.0.1 answers on.
-free_port() {
-	local p
-	for _ in $(seq 1 50); do
-		p=$((20000 + RANDOM % 40000))
-		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
-			echo "$p"
-			return
-		fi
-	done
-	die "no free port found"
+	apt_install PostgreSQL "install a PostgreSQL server (initdb, pg_ctl) on PATH" pg_bindir postgresql
 }
 
 # run_pg runs a server binary; PostgreSQL refuses to run as root, so root

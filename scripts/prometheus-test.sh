@@ -11,7 +11,9 @@
 # or times out leaves nothing running. The metrics e2e test runs it.
 set -euo pipefail
 
-die() { echo "prometheus-test: $*" >&2; exit 1; }
+SCRIPT_NAME=prometheus-test
+# shellcheck source=scripts/service-lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/service-lib.sh"
 
 prom_bin() {
 	if command -v prometheus >/dev/null; then
@@ -21,39 +23,10 @@ prom_bin() {
 	fi
 }
 
-# install_prometheus installs Debian's package, as root or through sudo -n,
-# under a lock so that concurrent test binaries do not race on dpkg. The
-# package's own service is not needed: policy-rc.d keeps it from starting.
+# The package's own service is not needed: RUNLEVEL=1 asks its maintainer
+# scripts not to start it.
 install_prometheus() {
-	local as=()
-	if [[ $(id -u) -ne 0 ]]; then
-		command -v sudo >/dev/null && sudo -n true 2>/dev/null ||
-			die "Prometheus is not installed and this user cannot install it (not root, no password-less sudo): run 'apt-get install prometheus' as root"
-		as=(sudo -n)
-	fi
-	command -v apt-get >/dev/null || die "Prometheus is not installed and there is no apt-get: put a prometheus binary on PATH"
-	echo "prometheus-test: installing Debian's prometheus package" >&2
-	(
-		flock -w 600 9 || die "timed out waiting for another Prometheus install"
-		[[ -n "$(prom_bin)" ]] && exit 0 # the other installer finished it
-		"${as[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q >&2 ||
-			die "apt-get update failed"
-		"${as[@]}" env DEBIAN_FRONTEND=noninteractive RUNLEVEL=1 apt-get install -y -q --no-install-recommends prometheus >&2 ||
-			die "apt-get install prometheus failed"
-	) 9>"${TMPDIR:-/tmp}/ember-prometheus-install.lock"
-}
-
-# free_port prints a TCP port nothing on 127.0.0.1 answers on.
-free_port() {
-	local p
-	for _ in $(seq 1 50); do
-		p=$((20000 + RANDOM % 40000))
-		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
-			echo "$p"
-			return
-		fi
-	done
-	die "no free port found"
+	APT_ENV=RUNLEVEL=1 apt_install Prometheus "put a prometheus binary on PATH" prom_bin prometheus
 }
 
 start() {
