@@ -28,6 +28,7 @@ import (
 	"github.com/emberchain/ember/explorer/nodesource"
 	explorer "github.com/emberchain/ember/explorer/service"
 	"github.com/emberchain/ember/grpcapi"
+	"github.com/emberchain/ember/httpserve"
 	"github.com/emberchain/ember/metrics"
 	"github.com/emberchain/ember/rest"
 	"github.com/emberchain/ember/rpc"
@@ -98,7 +99,7 @@ type Node struct {
 	revertMu sync.Mutex                  // one evm_revert at a time (revert.go)
 	cmtDBs   cometDBs                    // its databases, open until Stop
 	rpc      *rpc.Server
-	rest     *rest.Server
+	rest     *httpserve.Server
 	grpc     *grpcapi.Server   // nil unless [grpc] enable
 	cosmos   cosmosBackend     // what the Cosmos services read
 	services *cosmosapi.Router // the Cosmos services by method path (abci_query, REST)
@@ -124,7 +125,7 @@ type Node struct {
 	minGas      minGasPrice   // miner_setGasPrice's lock and whether a flag fixed the price
 
 	metrics     *metrics.Metrics // nil unless [metrics] enable (metrics.go)
-	metricsSrv  *metrics.Server
+	metricsSrv  *httpserve.Server
 	metricsStop func() // ends the database size sampling
 
 	snapshots *snapshot.Manager // nil unless [state-sync] snapshot-interval > 0 (statesync.go)

@@ -10,13 +10,9 @@
 package rest
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -29,6 +25,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/emberchain/ember/cosmosapi"
+	"github.com/emberchain/ember/httpserve"
 )
 
 // heightResponse is the header that reports the height read, as the
@@ -212,42 +209,14 @@ func writeError(w http.ResponseWriter, err error, httpCode int) {
 	w.Write(body)
 }
 
-// Server is the REST listener.
-type Server struct {
-	srv *http.Server
-	ln  net.Listener
-}
-
 // Start listens on addr and serves in the background.
-func Start(addr string, r *cosmosapi.Router, log *slog.Logger) (*Server, error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("REST listener on %s: %w", addr, err)
-	}
-	s := &Server{ln: ln, srv: &http.Server{
+func Start(addr string, r *cosmosapi.Router, log *slog.Logger) (*httpserve.Server, error) {
+	return httpserve.Start("REST", addr, &http.Server{
 		Handler:           Handler(r),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    1 << 16,
-	}}
-	go func() {
-		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			log.Error("REST server stopped", "err", err)
-		}
-	}()
-	log.Info("REST listening", "addr", ln.Addr().String())
-	return s, nil
-}
-
-// Addr is the bound address.
-func (s *Server) Addr() net.Addr { return s.ln.Addr() }
-
-// Stop closes the listener and open connections.
-func (s *Server) Stop() {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	_ = s.srv.Shutdown(ctx)
-	_ = s.srv.Close()
+	}, time.Second, log)
 }

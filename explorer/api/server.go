@@ -4,16 +4,14 @@
 package api
 
 import (
-	"context"
-	"errors"
 	"log/slog"
-	"net"
 	"net/http"
 	"time"
 
 	"github.com/rs/cors"
 
 	"github.com/emberchain/ember/explorer"
+	"github.com/emberchain/ember/httpserve"
 )
 
 // Status reports the indexer's progress: the last indexed block and the
@@ -47,45 +45,16 @@ type Backend struct {
 // PageSize is Blockscout's page length.
 const PageSize = 50
 
-// Server is the running HTTP listener.
-type Server struct {
-	srv *http.Server
-	ln  net.Listener
-	log *slog.Logger
-}
-
-// Start listens on addr and serves b.
-func Start(addr string, b *Backend, log *slog.Logger) (*Server, error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, err
-	}
-	s := &Server{ln: ln, log: log, srv: &http.Server{
+// Start listens on addr and serves b; Stop waits up to 5 s for requests in
+// flight.
+func Start(addr string, b *Backend, log *slog.Logger) (*httpserve.Server, error) {
+	return httpserve.Start("explorer API", addr, &http.Server{
 		Handler:           Site(b, log),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
 		MaxHeaderBytes:    1 << 16,
-	}}
-	go func() {
-		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			log.Error("explorer API stopped", "err", err)
-		}
-	}()
-	log.Info("explorer API listening", "address", ln.Addr().String())
-	return s, nil
-}
-
-// Addr is the bound address.
-func (s *Server) Addr() net.Addr { return s.ln.Addr() }
-
-// Stop closes the listener and waits a moment for requests in flight.
-func (s *Server) Stop() {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := s.srv.Shutdown(ctx); err != nil {
-		s.log.Warn("explorer API shutdown", "err", err)
-	}
+	}, 5*time.Second, log)
 }
 
 // Handler routes every endpoint, with CORS open to any origin (the API is

@@ -13,6 +13,7 @@ import (
 	"github.com/emberchain/ember/explorer/api"
 	"github.com/emberchain/ember/explorer/indexer"
 	"github.com/emberchain/ember/explorer/sqlstore"
+	"github.com/emberchain/ember/httpserve"
 )
 
 // Config is the [explorer] section of app.toml.
@@ -50,7 +51,7 @@ const IndexerYield = 3 * time.Second
 type Service struct {
 	store  *sqlstore.Store
 	ix     *indexer.Indexer
-	api    *api.Server
+	api    *httpserve.Server
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
