@@ -17,8 +17,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	ethereum "github.com/ethereum/go-ethereum"
@@ -31,8 +31,8 @@ import (
 const defaultGeth = "build/geth-v1.17.8/geth"
 
 var (
-	running []*node  // killed by fatalf
-	temps   []string // removed on exit
+	running []*peer.Node // killed by fatalf
+	temps   []string     // removed on exit
 )
 
 func main() {
@@ -74,41 +74,38 @@ func main() {
 		want[n] = true
 	}
 	ctx := context.Background()
-	bench := func(n *node) result {
-		c, err := dial(n.name, n.url, keys)
+	bench := func(n *peer.Node) result {
+		c, err := dial(n.Name, n.URL, keys)
 		if err != nil {
-			fatalf("%s: %v", n.name, err)
+			fatalf("%s: %v", n.Name, err)
 		}
 		defer c.rpc.Close()
 		if err := c.checkFit(ctx, w); err != nil {
-			fatalf("%s: %v", n.name, err)
+			fatalf("%s: %v", n.Name, err)
 		}
 		b, err := c.fill(ctx, w, *rounds)
 		if err != nil {
-			fatalf("%s: %v", n.name, err)
+			fatalf("%s: %v", n.Name, err)
 		}
 		time.Sleep(*settle)
 		r, err := c.measure(ctx, b, *runs, *conc, *concCalls)
 		if err != nil {
-			fatalf("%s: %v", n.name, err)
+			fatalf("%s: %v", n.Name, err)
 		}
 		return r
 	}
 
 	// Ember's home comes first: geth starts from its genesis.
-	home, err := os.MkdirTemp("", "bench-traces-ember-")
-	if err != nil {
-		fatalf("%v", err)
-	}
-	temps = append(temps, home)
-	dev, err := emberDev(*emberd, home, w.senders+1)
+	dev, err := peer.EmberDev(*emberd, w.senders+1, false, false, nil)
 	if err != nil {
 		fatalf("emberd dev: %v", err)
 	}
+	home := dev.Home()
+	temps = append(temps, home)
 	running = append(running, dev)
 	if want["ember"] {
 		// Deploy and hand out tokens with dev's fast blocks.
-		c, err := dial("ember", dev.url, keys)
+		c, err := dial("ember", dev.URL, keys)
 		if err != nil {
 			fatalf("ember: %v", err)
 		}
@@ -117,7 +114,7 @@ func main() {
 		}
 		c.rpc.Close()
 	}
-	dev.stop(syscall.SIGTERM)
+	dev.Terminate()
 	running = nil
 	genesis, err := peer.GethGenesis(home)
 	if err != nil {
@@ -129,30 +126,30 @@ func main() {
 		if err := peer.BlocksEvery(home, *blockTime); err != nil {
 			fatalf("%v", err)
 		}
-		n, err := emberStart(*emberd, home)
+		// The debug namespace: dev homes serve eth,net,web3 only.
+		n, err := peer.EmberStart("ember", *emberd, home, "--json-rpc.api", "eth,net,web3,debug")
 		if err != nil {
 			fatalf("emberd start: %v", err)
 		}
 		running = append(running, n)
 		results = append(results, bench(n))
-		n.stop(syscall.SIGTERM)
+		n.Terminate()
 		running = nil
 	}
 	if want["geth"] {
 		if gethBin == "" {
 			fatalf("geth not found (GOBIN=$PWD/build/geth-v1.17.8 go install github.com/ethereum/go-ethereum/cmd/geth@v1.17.8)")
 		}
-		datadir, err := os.MkdirTemp("", "bench-traces-geth-")
-		if err != nil {
-			fatalf("%v", err)
-		}
-		temps = append(temps, datadir)
-		n, err := startGeth(gethBin, datadir, genesis, *blockTime)
+		// A block every -block-time with whatever the pool holds, at Ember's
+		// gas limit, so both chains pack blocks alike.
+		n, err := peer.GethFrom(gethBin, genesis, "--dev.period", strconv.Itoa(int(blockTime.Seconds())),
+			"--miner.gaslimit", strconv.FormatUint(genesis.GasLimit, 10), "--http.api", "eth,net,web3,debug")
 		if err != nil {
 			fatalf("geth: %v", err)
 		}
+		temps = append(temps, n.Home())
 		running = append(running, n)
-		c, err := dial(n.name, n.url, keys)
+		c, err := dial(n.Name, n.URL, keys)
 		if err != nil {
 			fatalf("geth: %v", err)
 		}
@@ -161,7 +158,7 @@ func main() {
 		}
 		c.rpc.Close()
 		results = append(results, bench(n))
-		n.stop(syscall.SIGTERM)
+		n.Terminate()
 		running = nil
 	}
 	report(results, w, *conc)
@@ -272,9 +269,9 @@ func report(results []result, w workload, conc int) {
 
 func fatalf(format string, args ...any) {
 	for _, n := range running {
-		n.stop(syscall.SIGKILL)
-		if n.log.Len() > 0 {
-			fmt.Fprintf(os.Stderr, "%s log (tail):\n%s\n", n.name, tail(n.log.String(), 3000))
+		n.Stop()
+		if log := n.Log(); log != "" {
+			fmt.Fprintf(os.Stderr, "%s log (tail):\n%s\n", n.Name, tail(log, 3000))
 		}
 	}
 	cleanup()

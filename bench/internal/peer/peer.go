@@ -158,22 +158,35 @@ func emberArgs(cmd, home, port, ws string, explorer bool, explorerAddr string) [
 }
 
 // EmberStart runs `emberd start` on an existing home (one Ember made, e.g.
-// a copy of a stopped node's), on free ports. Stop removes the home.
-func EmberStart(name, bin, home string) (*Node, error) {
+// a copy of a stopped node's), on free ports, with extra flags after the
+// usual ones (e.g. "--json-rpc.api", "eth,net,web3,debug"). Stop removes the
+// home.
+func EmberStart(name, bin, home string, extra ...string) (*Node, error) {
 	port, ws := FreePort(), FreePort()
-	return launch(name, exec.Command(bin, emberArgs("start", home, port, ws, false, "127.0.0.1:"+FreePort())...),
-		"http://127.0.0.1:"+port, "ws://127.0.0.1:"+ws, home)
+	args := append(emberArgs("start", home, port, ws, false, "127.0.0.1:"+FreePort()), extra...)
+	return launch(name, exec.Command(bin, args...), "http://127.0.0.1:"+port, "ws://127.0.0.1:"+ws, home)
 }
 
 // Home is the node's data directory ("" when it has none of its own).
 func (p *Node) Home() string { return p.home }
 
-// Terminate stops the node gracefully (SIGTERM) and keeps its home, which
-// a later EmberStart may continue.
+// Terminate stops the node gracefully (SIGTERM; SIGKILL after 30 s) and
+// keeps its home, which a later EmberStart may continue.
 func (p *Node) Terminate() {
 	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGTERM)
-	_ = p.cmd.Wait()
+	done := make(chan struct{})
+	go func() { _ = p.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		<-done
+	}
 }
+
+// Log is what the node printed on stdout and stderr; read it once the node
+// has stopped (the process writes to it meanwhile).
+func (p *Node) Log() string { return p.log.String() }
 
 // Anvil runs anvil with automine (its default), or with a block every
 // blockTime seconds.
