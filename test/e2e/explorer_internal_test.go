@@ -378,10 +378,9 @@ func intsToAny(a []int) []any {
 }
 
 func checkInternalLists(t *testing.T, n *Node, s *blockscoutSchemas, f *traceFixture, sw *swapFixture) {
-	// All: 7 Tracee runs × 8 (and the fixture's earlier attempts' runs) +
-	// the swap's 3 (fee call, two token transfers), newest first, over two
-	// pages, each once.
-	runs := 7 + f.earlierRuns
+	// All: 7 Tracee runs × 8 + the swap's 3 (fee call, two token
+	// transfers), newest first, over two pages, each once.
+	runs := 7
 	all := n.followPages(t, s, "InternalTransaction", "/api/v2/internal-transactions")
 	if len(all) != runs*8+3 {
 		t.Fatalf("%d internal transactions, want %d (%d runs)", len(all), runs*8+3, runs)

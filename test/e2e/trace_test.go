@@ -47,43 +47,37 @@ type traceFixture struct {
 	childABI   *contracts.Contract
 	blockNum   *big.Int
 	firstCount uint64 // counter after run(7)
-	// earlierRuns counts the runs of earlier attempts (on Tracees of their
-	// own) whose two transactions did not share a block: they stay in the
-	// chain and count in chain-wide and sender-wide lists.
-	earlierRuns int
 }
 
+// buildTraceFixture deploys a Tracee and runs it twice in one block: with
+// automine off the two transactions wait in the pool until evm_mine puts
+// them in one block. (Sent with automine on, CometBFT proposes as soon as
+// the first is admitted, so whether the second joins it is a race.)
 func buildTraceFixture(t *testing.T, n *Node) *traceFixture {
 	f := &traceFixture{treeABI: contracts.MustLoad("Tracee"), childABI: contracts.MustLoad("Child"), sender: devKeys[4].Address}
 	deploy, _ := f.treeABI.DeployData()
-	for attempt := 0; ; attempt++ {
-		// A fresh Tracee per attempt: run(n) CREATE2s a child with salt n,
-		// so a retry on the same contract would collide and revert.
-		d := n.WaitReceipt(t, n.send(t, devKeys[4].Private, txOpts{Data: deploy, Gas: 3_000_000}).Hash())
-		// The AppHash block that follows would take the batch's first tx
-		// alone the moment it is admitted (a dev proof block waits for one).
-		n.waitNextBlock(t, d.BlockNumber.Uint64())
-		f.tracee = d.ContractAddress
-		nonce, _ := n.Eth.PendingNonceAt(ctx(t), f.sender)
-		txs := n.signTxs(t, 2, func(i int) txOpts {
-			in, _ := f.treeABI.ABI.Pack("run", big.NewInt(int64(7+i)))
-			return txOpts{Nonce: ptr(nonce + uint64(i)), To: &f.tracee, Value: big.NewInt(10), Data: in, Gas: 1_000_000}
-		})
-		n.sendBatch(t, txs)
-		r0, r1 := n.WaitReceipt(t, txs[0].Hash()), n.WaitReceipt(t, txs[1].Hash())
-		if r0.Status != 1 || r1.Status != 1 {
-			t.Fatalf("Tracee.run failed: %d %d", r0.Status, r1.Status)
-		}
-		if r0.BlockNumber.Cmp(r1.BlockNumber) == 0 {
-			f.first, f.tx, f.receipt, f.blockNum = txs[0], txs[1], r1, r1.BlockNumber
-			f.firstCount = 2*7 + 4
-			return f
-		}
-		if attempt == 3 {
-			t.Fatal("two batched txs never landed in one block")
-		}
-		f.earlierRuns += len(txs)
+	d := n.WaitReceipt(t, n.send(t, devKeys[4].Private, txOpts{Data: deploy, Gas: 3_000_000}).Hash())
+	f.tracee = d.ContractAddress
+	var null any
+	mustCall(t, n, &null, "evm_setAutomine", false)
+	nonce, _ := n.Eth.PendingNonceAt(ctx(t), f.sender)
+	txs := n.signTxs(t, 2, func(i int) txOpts {
+		in, _ := f.treeABI.ABI.Pack("run", big.NewInt(int64(7+i)))
+		return txOpts{Nonce: ptr(nonce + uint64(i)), To: &f.tracee, Value: big.NewInt(10), Data: in, Gas: 1_000_000}
+	})
+	n.sendBatch(t, txs)
+	mustCall(t, n, &null, "evm_mine")
+	mustCall(t, n, &null, "evm_setAutomine", true)
+	r0, r1 := n.WaitReceipt(t, txs[0].Hash()), n.WaitReceipt(t, txs[1].Hash())
+	if r0.Status != 1 || r1.Status != 1 {
+		t.Fatalf("Tracee.run failed: %d %d", r0.Status, r1.Status)
 	}
+	if r0.BlockNumber.Cmp(r1.BlockNumber) != 0 {
+		t.Fatalf("the two runs landed in blocks %v and %v after evm_mine, want one", r0.BlockNumber, r1.BlockNumber)
+	}
+	f.first, f.tx, f.receipt, f.blockNum = txs[0], txs[1], r1, r1.BlockNumber
+	f.firstCount = 2*7 + 4
+	return f
 }
 
 func (n *Node) trace(t *testing.T, out any, method string, args ...any) {
