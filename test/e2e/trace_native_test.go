@@ -23,48 +23,39 @@ func TestTraceBlockWithNativeTx(t *testing.T) {
 	signer := types.LatestSignerForChainID(big.NewInt(31337))
 	nativeAmount, evmValue := big.NewInt(1_000_000_007), big.NewInt(3_000_000_011)
 
-	// Both must land in one block: they are sent in one CometBFT batch of
-	// broadcast_tx_async calls, and sent again (new recipient) otherwise.
-	var (
-		height  int64
-		to      common.Address
-		evmTx   *types.Transaction
-		natFee  *big.Int
-		natHash []byte
-	)
-	for attempt := 0; attempt < 10 && height == 0; attempt++ {
-		to = common.BigToAddress(big.NewInt(int64(0xC0FFEE00 + attempt)))
-		num, seq := nativeAccount(t, n, from)
-		var natRaw []byte
-		natRaw, natFee = signNativeWith(t, key, native.SignOptions{ChainID: devChainID, AccountNumber: num, Sequence: seq}, nativeB.Send(from, to, nativeAmount))
-		var err error
-		evmTx, err = types.SignNewTx(key, signer, &types.DynamicFeeTx{ChainID: big.NewInt(31337), Nonce: seq + 1,
-			GasTipCap: big.NewInt(1), GasFeeCap: gasPrice, Gas: 21_000, To: &to, Value: evmValue})
-		if err != nil {
-			t.Fatal(err)
+	// Both must land in one block: with automine off, CheckTx holds each in
+	// the app's pool (code 10, "held") until evm_mine puts them in one block,
+	// in nonce order.
+	to := common.BigToAddress(big.NewInt(0xC0FFEE00))
+	num, seq := nativeAccount(t, n, from)
+	natRaw, natFee := signNativeWith(t, key, native.SignOptions{ChainID: devChainID, AccountNumber: num, Sequence: seq}, nativeB.Send(from, to, nativeAmount))
+	evmTx, err := types.SignNewTx(key, signer, &types.DynamicFeeTx{ChainID: big.NewInt(31337), Nonce: seq + 1,
+		GasTipCap: big.NewInt(1), GasFeeCap: gasPrice, Gas: 21_000, To: &to, Value: evmValue})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evmRaw, _ := evmTx.MarshalBinary()
+	var null any
+	mustCall(t, n, &null, "evm_setAutomine", false)
+	var natHash []byte
+	for i, raw := range [][]byte{natRaw, evmRaw} {
+		res, err := n.cometClient(t).BroadcastTxSync(ctx(t), raw)
+		if err != nil || res.Code != 10 {
+			t.Fatalf("broadcast_tx_sync of tx %d with automine off: %+v, %v; want code 10 (held)", i, res, err)
 		}
-		evmRaw, _ := evmTx.MarshalBinary()
-		batch := n.cometClient(t).NewBatch()
-		nat, _ := batch.BroadcastTxAsync(ctx(t), natRaw)
-		_, _ = batch.BroadcastTxAsync(ctx(t), evmRaw)
-		if _, err := batch.Send(ctx(t)); err != nil {
-			t.Fatal(err)
-		}
-		natHash = nat.Hash
-		natRes := waitCometTx(t, n, natHash)
-		receipt := n.WaitReceipt(t, evmTx.Hash())
-		if natRes.TxResult.Code != 0 || receipt.Status != 1 {
-			t.Fatalf("native code %d (%s), EVM status %d", natRes.TxResult.Code, natRes.TxResult.Log, receipt.Status)
-		}
-		if natRes.Height == receipt.BlockNumber.Int64() {
-			height = natRes.Height
-		} else {
-			t.Logf("attempt %d: native tx in block %d, EVM tx in block %d; again", attempt, natRes.Height, receipt.BlockNumber)
+		if i == 0 {
+			natHash = res.Hash
 		}
 	}
-	if height == 0 {
-		t.Fatal("the native and the EVM transaction never landed in one block")
+	mustCall(t, n, &null, "evm_mine")
+	mustCall(t, n, &null, "evm_setAutomine", true)
+	natRes := waitCometTx(t, n, natHash)
+	if r := n.WaitReceipt(t, evmTx.Hash()); natRes.TxResult.Code != 0 || r.Status != 1 {
+		t.Fatalf("native code %d (%s), EVM status %d", natRes.TxResult.Code, natRes.TxResult.Log, r.Status)
+	} else if natRes.Height != r.BlockNumber.Int64() {
+		t.Fatalf("native tx in block %d, EVM tx in block %d after evm_mine, want one", natRes.Height, r.BlockNumber)
 	}
+	height := natRes.Height
 	receipt := n.WaitReceipt(t, evmTx.Hash())
 	block := big.NewInt(height)
 	parent := big.NewInt(height - 1)
