@@ -369,7 +369,7 @@ func checkEndpointErrors(t *testing.T, n *Node, s *blockscoutSchemas, addr commo
 
 // waitHeight waits until the chain reaches block number and returns its
 // newest header.
-func (n *Node) waitHeight(t *testing.T, number uint64) *types.Header {
+func (n *Node) waitHeight(t testing.TB, number uint64) *types.Header {
 	t.Helper()
 	deadline := time.Now().Add(90 * time.Second)
 	for {

@@ -139,6 +139,9 @@ func StartDev(t testing.TB, extra ...string) *Node {
 			n.dumpLog()
 		}
 	})
+	// CometBFT always makes block 1, even with --empty-block-interval 0.
+	// Tests that count blocks from the head must not race it.
+	n.waitHeight(t, 1)
 	return n
 }
 
