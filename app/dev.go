@@ -30,6 +30,13 @@ type devState struct {
 	proposedN int           // how many queued edits it carries
 	waiters   map[uint64]chan struct{}
 	afterNext []chan struct{} // waiters released by the next commit
+	// proofNext: the last block changed the state, so CometBFT's next one
+	// is its proof block (proofwait.go). Unless it takes transactions, that
+	// block does not carry the queued edits: nobody asked for it, and a
+	// client's evm_setNextBlockTimestamp then evm_mine right after a
+	// transaction would see its timestamp land on the proof block and the
+	// mined block a second later.
+	proofNext bool
 }
 
 // devBusy tells whether the next block has dev work: queued edits to
@@ -38,7 +45,7 @@ func (a *App) devBusy() bool {
 	d := &a.dev
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return len(d.queued) > 0 || len(d.afterNext) > 0
+	return len(d.queued) > 0 && !d.proofNext || len(d.afterNext) > 0
 }
 
 // errNotDev refuses dev transactions on chains not made by `emberd dev`.
@@ -108,21 +115,28 @@ func (a *App) QueuedTimeShift() int64 {
 // devProposal is what a dev chain's proposer adds to a block: a dev
 // transaction with the queued edits, if any, and the first dev transaction
 // of the mempool, if any. One mempool dev transaction per block, as each
-// asked for a block of its own (anvil_mine of n blocks sends n).
-func (a *App) devProposal(mempool [][]byte) [][]byte {
+// asked for a block of its own (anvil_mine of n blocks sends n). A proof
+// block that takes no transactions (withTxs false, and no dev transaction
+// in the mempool) leaves the queued edits to the block after it.
+func (a *App) devProposal(mempool [][]byte, withTxs bool) [][]byte {
+	var mined []byte
+	for _, raw := range mempool {
+		if devchain.IsDev(raw) {
+			mined = raw
+			break
+		}
+	}
 	var out [][]byte
 	d := &a.dev
 	d.mu.Lock()
-	if len(d.queued) > 0 {
+	if len(d.queued) > 0 && (!d.proofNext || withTxs || mined != nil) {
 		d.proposed = devchain.Encode(&devchain.Tx{ID: d.newID(), Ops: d.queued})
 		d.proposedN = len(d.queued)
 		out = append(out, d.proposed)
 	}
 	d.mu.Unlock()
-	for _, raw := range mempool {
-		if devchain.IsDev(raw) {
-			return append(out, raw)
-		}
+	if mined != nil {
+		out = append(out, mined)
 	}
 	return out
 }
@@ -244,6 +258,7 @@ func (a *App) devCommitted(raws [][]byte, changedState bool) {
 		close(ch)
 	}
 	d.afterNext = nil
+	d.proofNext = changedState
 	for _, raw := range raws {
 		if !devchain.IsDev(raw) {
 			continue
@@ -277,6 +292,7 @@ func (a *App) Rewound() error {
 	d := &a.dev
 	d.mu.Lock()
 	d.queued, d.proposed, d.proposedN = nil, nil, 0 // the clock goes back with the headers
+	d.proofNext = false
 	for _, ch := range d.afterNext {
 		close(ch)
 	}

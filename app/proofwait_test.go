@@ -9,8 +9,11 @@ import (
 
 	abci "github.com/cometbft/cometbft/abci/types"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/emberchain/ember/devchain"
 )
 
 // TestEmptyDevProposalTakesArrival: on a dev chain, an empty proposal (a
@@ -47,5 +50,43 @@ func TestEmptyDevProposalTakesArrival(t *testing.T) {
 	// yet looked and found the tx pending: it carries the tx either way.
 	if txs := <-proposed; len(txs) != 1 || !bytes.Equal(txs[0], raw) {
 		t.Fatalf("proposal %x, want the admitted tx", txs)
+	}
+}
+
+// TestProofBlockLeavesQueuedEdits: a clock edit queued (evm_setNextBlockTimestamp)
+// while CometBFT's proof block is due rides on the block after it, the one
+// a client asks for, unless the proof block takes transactions; on any
+// other empty block it rides at once.
+func TestProofBlockLeavesQueuedEdits(t *testing.T) {
+	key, _ := crypto.GenerateKey()
+	a := newTestApp(t, crypto.PubkeyToAddress(key.PublicKey))
+	a.genesis.Dev = true
+	a.arrived.wait = time.Millisecond
+	ts := hexutil.Uint64(1_800_000_000)
+	a.QueueDevOps(devchain.Op{Kind: devchain.SetTimestamp, Timestamp: &ts})
+	empty := &abci.RequestPrepareProposal{MaxTxBytes: 1 << 20}
+	carries := func(txs [][]byte) bool {
+		for _, raw := range txs {
+			if tx, err := devchain.Decode(raw); err == nil && len(tx.Ops) == 1 && *tx.Ops[0].Timestamp == ts {
+				return true
+			}
+		}
+		return false
+	}
+
+	a.devCommitted(nil, true) // a block that changed the state: the next is its proof block
+	res, err := a.PrepareProposal(context.Background(), empty)
+	if err != nil || len(res.Txs) != 0 {
+		t.Fatalf("proof block with nothing to take: proposal %x, %v; want it empty", res.Txs, err)
+	}
+	mine := devchain.Encode(&devchain.Tx{ID: 7})
+	res, err = a.PrepareProposal(context.Background(), &abci.RequestPrepareProposal{MaxTxBytes: 1 << 20, Txs: [][]byte{mine}})
+	if err != nil || len(res.Txs) != 2 || !carries(res.Txs) || !bytes.Equal(res.Txs[1], mine) {
+		t.Fatalf("proof block taking an evm_mine: proposal %q, %v; want the edit, then the mine", res.Txs, err)
+	}
+
+	a.devCommitted(nil, false) // an empty block: the next is an ordinary one
+	if res, err = a.PrepareProposal(context.Background(), empty); err != nil || !carries(res.Txs) {
+		t.Fatalf("empty block after an unchanged state: proposal %q, %v; want the edit", res.Txs, err)
 	}
 }

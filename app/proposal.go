@@ -48,7 +48,7 @@ func (a *App) PrepareProposal(ctx context.Context, req *abci.RequestPreparePropo
 		out = append(out, marker)
 	}
 	if a.genesis.Dev {
-		for _, raw := range a.devProposal(req.Txs) { // dev.go
+		for _, raw := range a.devProposal(req.Txs, len(ordered) > 0) { // dev.go
 			budget -= protoSize(raw)
 			out = append(out, raw)
 		}

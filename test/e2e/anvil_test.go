@@ -117,6 +117,14 @@ func TestAnvilMineAndClock(t *testing.T) {
 	if b := n.headerAt(t, r.BlockNumber.Uint64()); b.Time != next {
 		t.Fatalf("transfer's block at %d, want %d", b.Time, next)
 	}
+	// Right after the receipt, CometBFT's proof block may be made between
+	// the edit and evm_mine; it does not take the edit (hardhat's
+	// time.increase is exactly this sequence).
+	mustCall(t, n, &null, "evm_setNextBlockTimestamp", next+500)
+	mustCall(t, n, &res, "evm_mine")
+	if got := n.header(t).Time; got != next+500 {
+		t.Fatalf("evm_setNextBlockTimestamp(%d) + evm_mine right after a transfer: block at %d", next+500, got)
+	}
 
 	// evm_increaseTime answers the total offset and moves the next block.
 	var total int64
