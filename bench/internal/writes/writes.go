@@ -105,12 +105,33 @@ func Run(ctx context.Context, url string, node *peer.Node, b Burst) (Result, err
 	if err != nil {
 		return Result{}, err
 	}
-	return send(ctx, eth, c, node, batches, head, b)
+	host, path, err := endpoint(url)
+	if err != nil {
+		return Result{}, err
+	}
+	reqs := make([][]sendRequest, len(batches))
+	conns := make([]*rawConn, len(batches))
+	for i, batch := range batches {
+		for _, tx := range batch {
+			req, err := buildSend(host, path, len(reqs[i])+1, tx)
+			if err != nil {
+				return Result{}, err
+			}
+			reqs[i] = append(reqs[i], req)
+		}
+		if conns[i], err = dialRaw(host); err != nil {
+			return Result{}, err
+		}
+		defer conns[i].Close()
+	}
+	return send(ctx, eth, c, node, batches, reqs, conns, head, b)
 }
 
-func send(ctx context.Context, eth *ethclient.Client, c *rpc.Client, node *peer.Node, batches [][]*types.Transaction, head uint64, b Burst) (Result, error) {
+// send sends sender i's pre-built requests in order on conns[i], one in
+// flight per sender, and measures until every transfer is in a block.
+func send(ctx context.Context, eth *ethclient.Client, c *rpc.Client, node *peer.Node, batches [][]*types.Transaction, reqs [][]sendRequest, conns []*rawConn, head uint64, b Burst) (Result, error) {
 	var (
-		sentAt  = make(map[common.Hash]time.Time, b.Txs)
+		sentAt  = make([][]time.Time, len(batches))
 		mu      sync.Mutex
 		wg      sync.WaitGroup
 		sendErr error
@@ -118,15 +139,14 @@ func send(ctx context.Context, eth *ethclient.Client, c *rpc.Client, node *peer.
 	cpu0, self0 := nodeCPU(node), peer.SelfCPU()
 	start := time.Now()
 	w := watch(c, head, b.Txs)
-	for _, batch := range batches {
+	for i := range batches {
+		sentAt[i] = make([]time.Time, len(reqs[i]))
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for _, tx := range batch {
-				mu.Lock()
-				sentAt[tx.Hash()] = time.Now()
-				mu.Unlock()
-				if err := eth.SendTransaction(ctx, tx); err != nil {
+			for j, req := range reqs[i] {
+				sentAt[i][j] = time.Now()
+				if err := conns[i].send(req); err != nil {
 					mu.Lock()
 					sendErr = fmt.Errorf("send: %w", err)
 					mu.Unlock()
@@ -146,11 +166,13 @@ func send(ctx context.Context, eth *ethclient.Client, c *rpc.Client, node *peer.
 
 	var lat []time.Duration
 	var last time.Time
-	for h, at := range included {
-		if s, ok := sentAt[h]; ok {
-			lat = append(lat, at.Sub(s))
-			if at.After(last) {
-				last = at
+	for i, batch := range batches {
+		for j, tx := range batch {
+			if at, ok := included[tx.Hash()]; ok {
+				lat = append(lat, at.Sub(sentAt[i][j]))
+				if at.After(last) {
+					last = at
+				}
 			}
 		}
 	}
