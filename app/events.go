@@ -60,9 +60,9 @@ func txEvents(tx *types.Transaction, out *evm.TxOutcome, raw []byte) []abci.Even
 	ethTx := []abci.EventAttribute{
 		attr(AttrEthereumTxHash, tx.Hash().Hex()),
 		attr(AttrTxIndex, strconv.FormatUint(uint64(r.TransactionIndex), 10)),
-		attr(AttrTxGasUsed, strconv.FormatUint(r.GasUsed, 10)),
-		attr(AttrTxHash, strings.ToUpper(hex.EncodeToString(cometHash[:]))),
-		attr(AttrRecipient, lowerHex(recipient)),
+		unindexed(AttrTxGasUsed, strconv.FormatUint(r.GasUsed, 10)),
+		unindexed(AttrTxHash, strings.ToUpper(hex.EncodeToString(cometHash[:]))),
+		unindexed(AttrRecipient, lowerHex(recipient)),
 	}
 	if out.VMErr != nil {
 		ethTx = append(ethTx, attr(AttrEthereumTxFailed, out.VMErr.Error()))
@@ -72,13 +72,17 @@ func txEvents(tx *types.Transaction, out *evm.TxOutcome, raw []byte) []abci.Even
 		{Type: EventTypeEthereum, Attributes: []abci.EventAttribute{
 			attr(AttrSender, lowerHex(out.Sender)),
 			attr(AttrRecipient, lowerHex(recipient)),
-			attr(AttrAmount, tx.Value().String()),
+			unindexed(AttrAmount, tx.Value().String()),
 		}},
 	}
 }
 
 func attr(k, v string) abci.EventAttribute {
 	return abci.EventAttribute{Key: k, Value: v, Index: true}
+}
+
+func unindexed(k, v string) abci.EventAttribute {
+	return abci.EventAttribute{Key: k, Value: v}
 }
 
 func lowerHex(a common.Address) string {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -316,9 +317,13 @@ func TestCometTxSearchFindsEthereumTx(t *testing.T) {
 		t.Fatalf("tx_search result %+v, want height %v code 0 hash %x", got, r.BlockNumber, cometHash)
 	}
 	attrs := map[string]string{}
+	var indexed []string
 	for _, ev := range got.TxResult.Events {
 		for _, a := range ev.Attributes {
 			attrs[ev.Type+"."+a.Key] = a.Value
+			if a.Index {
+				indexed = append(indexed, ev.Type+"."+a.Key)
+			}
 		}
 	}
 	want := map[string]string{
@@ -335,6 +340,17 @@ func TestCometTxSearchFindsEthereumTx(t *testing.T) {
 		if attrs[k] != v {
 			t.Errorf("event %s = %q, want %q", k, attrs[k], v)
 		}
+	}
+	// What tx_search can match (README's table): the rest are duplicates
+	// (tx.hash, ethereum.recipient) or values nobody looks a tx up by.
+	if want := []string{"ethereum_tx.ethereumTxHash", "ethereum_tx.txIndex", "ethereum.sender", "ethereum.recipient"}; !slices.Equal(indexed, want) {
+		t.Errorf("indexed attributes %v, want %v", indexed, want)
+	}
+	var bySender, byAmount txSearchResult
+	n.CometGet(t, "tx_search", url.Values{"query": {`"ethereum.sender='` + strings.ToLower(devKeys[7].Address.Hex()) + `'"`}}, &bySender)
+	n.CometGet(t, "tx_search", url.Values{"query": {`"ethereum.amount='777'"`}}, &byAmount)
+	if len(bySender.Txs) != 1 || bySender.Txs[0].Hash != got.Hash || len(byAmount.Txs) != 0 {
+		t.Errorf("tx_search by sender: %d txs, by amount (not indexed): %d, want 1 and 0", len(bySender.Txs), len(byAmount.Txs))
 	}
 }
 
@@ -369,6 +385,7 @@ type txSearchResult struct {
 				Attributes []struct {
 					Key   string `json:"key"`
 					Value string `json:"value"`
+					Index bool   `json:"index"`
 				} `json:"attributes"`
 			} `json:"events"`
 		} `json:"tx_result"`
