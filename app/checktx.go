@@ -50,7 +50,7 @@ func (a *App) CheckTx(_ context.Context, req *abci.RequestCheckTx) (*abci.Respon
 	)
 	isNative := native.IsNative(req.Tx) // a Cosmos TxRaw (native.go)
 	if !isNative && a.pool.Get(key) == nil {
-		if ptx, code, err = a.decode(req.Tx, key); err != nil {
+		if ptx, code, err = a.decode(req.Tx, key, nil); err != nil {
 			return refusal(code, err), nil
 		}
 	}
@@ -81,13 +81,15 @@ func (a *App) CheckTx(_ context.Context, req *abci.RequestCheckTx) (*abci.Respon
 // whose CheckTx calls are serialized: so senders are recovered in
 // parallel, once. CheckTx reuses the decoded transaction with its cached
 // sender. The caller calls Forget(key) once the mempool has answered.
-// Native transactions and those the pool holds pass unchecked.
-func (a *App) Precheck(raw []byte) (pool.Key, error) {
+// Native transactions and those the pool holds pass unchecked. decoded, if
+// not nil, is raw already decoded (eth_sendRawTransaction's), so it is not
+// decoded again.
+func (a *App) Precheck(raw []byte, decoded *types.Transaction) (pool.Key, error) {
 	key := pool.KeyOf(raw)
 	if native.IsNative(raw) || a.pool.Get(key) != nil {
 		return key, nil
 	}
-	ptx, _, err := a.decode(raw, key)
+	ptx, _, err := a.decode(raw, key, decoded)
 	if err != nil {
 		return key, err
 	}
@@ -160,12 +162,14 @@ func (a *App) resubmitted(ptx *pool.Tx) *abci.ResponseCheckTx {
 
 // decode turns raw bytes into a pool transaction with its sender recovered,
 // running go-ethereum's stateless checks (type, size, gas, fee fields,
-// signature, minimum tip).
-func (a *App) decode(raw []byte, key pool.Key) (*pool.Tx, uint32, error) {
-	var tx *types.Transaction
+// signature, minimum tip). decoded, if not nil, is raw decoded.
+func (a *App) decode(raw []byte, key pool.Key, decoded *types.Transaction) (*pool.Tx, uint32, error) {
+	tx := decoded
 	if v, ok := a.prechecked.Load(key); ok {
 		tx = v.(*types.Transaction) // sender cached: validated again cheaply
-	} else {
+	} else if _, marker, _ := parseCoinbaseMarker(raw); marker {
+		return nil, CodeDecode, errCoinbaseMarker
+	} else if tx == nil {
 		var err error
 		if tx, err = DecodeTx(raw); err != nil {
 			return nil, CodeDecode, err

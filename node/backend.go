@@ -118,8 +118,8 @@ func (n *Node) seenBefore(raw []byte) error {
 // SendTransaction runs CheckTx through CometBFT's mempool (as
 // broadcast_tx_sync does) and waits for its verdict. A queued answer
 // (nonce gap: the app's pool holds the tx) is a success, as in geth.
-func (b *backend) SendTransaction(ctx context.Context, raw []byte) error {
-	if err := b.n.admit(ctx, raw); err != nil {
+func (b *backend) SendTransaction(ctx context.Context, tx *types.Transaction, raw []byte) error {
+	if err := b.n.admit(ctx, raw, tx); err != nil {
 		return err
 	}
 	b.n.journalTx(raw)
@@ -127,11 +127,11 @@ func (b *backend) SendTransaction(ctx context.Context, raw []byte) error {
 }
 
 // admit runs raw through CheckTx into the pools; nil when it was accepted
-// (pending or queued) or already was.
-func (n *Node) admit(ctx context.Context, raw []byte) error {
+// (pending or queued) or already was. decoded, if not nil, is raw decoded.
+func (n *Node) admit(ctx context.Context, raw []byte, decoded *types.Transaction) error {
 	// Stateless checks and sender recovery here, on the RPC goroutine, in
 	// parallel with other senders; CheckTx reuses the result.
-	key, err := n.app.Precheck(raw)
+	key, err := n.app.Precheck(raw, decoded)
 	if err != nil {
 		return err
 	}

@@ -319,7 +319,7 @@ func (api *API) SendRawTransaction(ctx context.Context, input hexutil.Bytes) (co
 	if err := checkTxFee(tx.GasPrice(), tx.Gas(), api.cfg.TxFeeCap); err != nil {
 		return common.Hash{}, err
 	}
-	if err := api.b.SendTransaction(ctx, input); err != nil {
+	if err := api.b.SendTransaction(ctx, tx, input); err != nil {
 		return common.Hash{}, err
 	}
 	return tx.Hash(), nil

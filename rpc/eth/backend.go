@@ -53,9 +53,9 @@ type Backend interface {
 	NextBaseFee() *big.Int
 	// BaseFeeAfter is the base fee of the block following parent.
 	BaseFeeAfter(parent *types.Header) *big.Int
-	// SendTransaction hands raw tx bytes to the mempool and reports CheckTx's
-	// verdict.
-	SendTransaction(ctx context.Context, raw []byte) error
+	// SendTransaction hands tx, encoded as raw, to the mempool and reports
+	// CheckTx's verdict.
+	SendTransaction(ctx context.Context, tx *types.Transaction, raw []byte) error
 	// SyncStatus reports whether CometBFT is catching up, and if so from
 	// which height, where it is and how far it knows the chain goes.
 	SyncStatus() (syncing bool, start, current, highest uint64)

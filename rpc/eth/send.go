@@ -229,7 +229,7 @@ func (s *TxSender) submit(ctx context.Context, tx *types.Transaction) (common.Ha
 	if err != nil {
 		return common.Hash{}, err
 	}
-	if err := s.b.SendTransaction(ctx, raw); err != nil {
+	if err := s.b.SendTransaction(ctx, tx, raw); err != nil {
 		return common.Hash{}, err
 	}
 	return tx.Hash(), nil
