@@ -91,6 +91,23 @@ func (d *devState) newID() uint64 {
 	return d.nextID
 }
 
+// Settled is closed once the chain is settled: at once, unless the last
+// block changed the state, then when CometBFT's proof block after it is
+// committed (only then do the head's number and its AppHash stop moving
+// without a transaction).
+func (a *App) Settled() <-chan struct{} {
+	d := &a.dev
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	ch := make(chan struct{})
+	if !d.proofNext {
+		close(ch)
+		return ch
+	}
+	d.afterNext = append(d.afterNext, ch)
+	return ch
+}
+
 // QueueDevOps keeps clock and base-fee edits for the next block.
 func (a *App) QueueDevOps(ops ...devchain.Op) {
 	a.dev.mu.Lock()

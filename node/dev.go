@@ -77,6 +77,17 @@ func (b devBackend) MineDev(ctx context.Context, blocks [][]devchain.Op) error {
 	return nil
 }
 
+// Settle waits until the chain is settled (App.Settled): a block that
+// changed the state is followed by its proof block.
+func (b devBackend) Settle(ctx context.Context) error {
+	select {
+	case <-b.n.app.Settled():
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("proof block not committed: %w", ctx.Err())
+	}
+}
+
 // SendDev puts a dev transaction carrying an impersonated transaction
 // into the mempool (CheckTx refuses it as it would refuse the transaction
 // signed) and waits for its block; a transaction the block did not execute

@@ -47,6 +47,10 @@ type Backend interface {
 	// and returns once its block is committed; an error if the
 	// transaction was refused or not executed.
 	SendDev(ctx context.Context, send *devchain.Send) error
+	// Settle returns once the head stops moving by itself: CometBFT
+	// follows a block that changed the state with an empty one carrying
+	// its AppHash.
+	Settle(ctx context.Context) error
 	// Revert makes block h the head again on every surface, as if the
 	// blocks after it had never been made (evm_revert).
 	Revert(ctx context.Context, h uint64) error

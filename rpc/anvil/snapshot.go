@@ -14,8 +14,15 @@ type snapshots struct {
 	heights map[uint64]uint64 // id -> head number
 }
 
-// snapshot is evm_snapshot: a mark of the current head.
-func (api *API) snapshot() hexutil.Uint64 {
+// snapshot is evm_snapshot: a mark of the current head, once settled: a
+// snapshot taken right after a transaction's receipt would otherwise mark
+// the block before CometBFT's proof block, which the client may already
+// see as the head, and evm_revert would go one block further back than
+// the head it saw (hardhat's loadFixture and takeSnapshot compare them).
+func (api *API) snapshot(ctx context.Context) (hexutil.Uint64, error) {
+	if err := api.b.Settle(ctx); err != nil {
+		return 0, err
+	}
 	head := api.b.Head().Number.Uint64()
 	api.mu.Lock()
 	defer api.mu.Unlock()
@@ -25,7 +32,7 @@ func (api *API) snapshot() hexutil.Uint64 {
 	id := api.snaps.next
 	api.snaps.next++
 	api.snaps.heights[id] = head
-	return hexutil.Uint64(id)
+	return hexutil.Uint64(id), nil
 }
 
 // revert is evm_revert: the chain goes back to the snapshot's head, as if
@@ -56,13 +63,13 @@ func (api *API) revert(ctx context.Context, id Quantity) (bool, error) {
 }
 
 // Snapshot is evm_snapshot.
-func (e *EVM) Snapshot() hexutil.Uint64 { return e.api.snapshot() }
+func (e *EVM) Snapshot(ctx context.Context) (hexutil.Uint64, error) { return e.api.snapshot(ctx) }
 
 // Revert is evm_revert(id): true if the chain went back to snapshot id.
 func (e *EVM) Revert(ctx context.Context, id Quantity) (bool, error) { return e.api.revert(ctx, id) }
 
 // Snapshot is anvil_snapshot, evm_snapshot's alias.
-func (a *Anvil) Snapshot() hexutil.Uint64 { return a.api.snapshot() }
+func (a *Anvil) Snapshot(ctx context.Context) (hexutil.Uint64, error) { return a.api.snapshot(ctx) }
 
 // Revert is anvil_revert, evm_revert's alias.
 func (a *Anvil) Revert(ctx context.Context, id Quantity) (bool, error) { return a.api.revert(ctx, id) }

@@ -140,6 +140,18 @@ func testAnvilSnapshotRevert(t *testing.T, extra ...string) {
 	if mustCall(t, n, &ok, "evm_revert", ids[1]); !ok {
 		t.Fatal("an earlier snapshot was used up by a later one's revert")
 	}
+
+	// A snapshot right after a receipt (hardhat's takeSnapshot after a
+	// fixture's deploy) marks the settled head: the proof block after the
+	// transfer's block is in it, so the head read after the snapshot is
+	// the one evm_revert goes back to.
+	n.WaitReceipt(t, n.send(t, devKeys[2].Private, txOpts{To: &to, Value: big.NewInt(1)}).Hash())
+	mustCall(t, n, &id, "evm_snapshot")
+	marked := n.blockNumber(t)
+	mustCall(t, n, &null, "evm_mine")
+	if mustCall(t, n, &ok, "evm_revert", id); !ok || n.blockNumber(t) != marked {
+		t.Fatalf("evm_revert of a snapshot taken right after a receipt: %v, head %d, want %d", ok, n.blockNumber(t), marked)
+	}
 }
 
 // checkReverted fails unless blocks h+1..top and the transactions are gone
