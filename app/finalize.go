@@ -76,6 +76,11 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 	if err != nil {
 		return nil, fmt.Errorf("finalize block %d: commit state: %w", req.Height, err)
 	}
+	// The trie goes to disk here, not in Commit, which CometBFT runs under
+	// its mempool lock (see store.FlushState).
+	if err := a.store.FlushState(root); err != nil {
+		return nil, fmt.Errorf("finalize block %d: %w", req.Height, err)
+	}
 	header.Root = root
 	header.GasUsed = res.GasUsed
 	block := types.NewBlock(header, &types.Body{Transactions: res.Txs, Withdrawals: types.Withdrawals{}}, res.Receipts, trie.NewStackTrie(nil))

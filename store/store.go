@@ -190,14 +190,8 @@ func (s *Store) CommitBlock(block *types.Block, receipts types.Receipts, cometHa
 // CommitBlockNative is CommitBlock for a block whose CometBFT block also
 // held native transactions: their results are written in the same batch.
 func (s *Store) CommitBlockNative(block *types.Block, receipts types.Receipts, cometHash []byte, native []NativeTx, calls ...[]CallFrame) error {
-	s.pruneMu.Lock() // see prune.go
-	err := s.trie.Commit(block.Root(), false)
-	if err == nil {
-		s.flushed = block.Root()
-	}
-	s.pruneMu.Unlock()
-	if err != nil {
-		return fmt.Errorf("commit state %x of block %d: %w", block.Root(), block.NumberU64(), err)
+	if err := s.FlushState(block.Root()); err != nil {
+		return fmt.Errorf("block %d: %w", block.NumberU64(), err)
 	}
 	batch := s.db.NewBatch()
 	hash, number := block.Hash(), block.NumberU64()
@@ -216,6 +210,27 @@ func (s *Store) CommitBlockNative(block *types.Block, receipts types.Receipts, c
 	}
 	s.setHead(block.Header())
 	s.wakePruner()
+	return nil
+}
+
+// FlushState writes the trie nodes of root, a state committed to the trie
+// database (StateDB.Commit) but not yet on disk; CommitBlock does it first
+// unless it was done already. The app calls it at the end of FinalizeBlock:
+// CometBFT holds its mempool lock across the app's Commit, so admission
+// stops while Commit runs, and the trie write was most of Commit. Nodes
+// written for a block whose CommitBlock never comes (a crash in between)
+// are unreachable garbage: the head still names the parent, CometBFT
+// replays the block, and a prune sweep removes them.
+func (s *Store) FlushState(root common.Hash) error {
+	s.pruneMu.Lock() // see prune.go
+	defer s.pruneMu.Unlock()
+	if root == s.flushed {
+		return nil
+	}
+	if err := s.trie.Commit(root, false); err != nil {
+		return fmt.Errorf("commit state %x: %w", root, err)
+	}
+	s.flushed = root
 	return nil
 }
 
