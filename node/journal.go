@@ -71,7 +71,7 @@ func (j *txJournal) add(raw []byte) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.f == nil {
-		return errors.New("transaction journal closed")
+		return errJournalClosed
 	}
 	_, err = j.f.Write(rec)
 	return err
@@ -88,7 +88,7 @@ func (j *txJournal) rotate(content func() [][]byte) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.f == nil {
-		return errors.New("transaction journal closed")
+		return errJournalClosed
 	}
 	tmp := j.path + ".new"
 	if err := writeTxJournal(tmp, content()); err != nil {
@@ -185,28 +185,35 @@ func (n *Node) rotateJournal() {
 	}
 }
 
+// errJournalClosed is what adding to a stopped journal answers.
+var errJournalClosed = errors.New("transaction journal closed")
+
 // journalTx records an accepted transaction; a failure is logged, not the
-// client's: the transaction is in the pools.
+// client's: the transaction is in the pools. A send still being answered
+// while the node stops finds the journal closed, which is not an error:
+// the node is going away.
 func (n *Node) journalTx(raw []byte) {
 	if n.journal == nil {
 		return
 	}
-	if err := n.journal.add(raw); err != nil {
+	if err := n.journal.add(raw); err != nil && !errors.Is(err, errJournalClosed) {
 		n.log.Error("transaction journal", "err", err)
 	}
 }
 
-// stopJournal writes the pool's content a last time (no client can add
-// to it any more) and closes the journal.
+// stopJournal writes the pool's content a last time and closes the
+// journal. n.journal stays set (and closed): a send the RPC servers'
+// shutdown left running may still read it.
 func (n *Node) stopJournal() {
 	if n.journal == nil {
 		return
 	}
-	close(n.journalStop)
-	<-n.journalDone
-	if err := n.journal.rotate(n.pool.Raws); err != nil {
-		n.log.Error("transaction journal", "err", err)
-	}
-	n.journal.close()
-	n.journal = nil
+	n.journalOnce.Do(func() {
+		close(n.journalStop)
+		<-n.journalDone
+		if err := n.journal.rotate(n.pool.Raws); err != nil {
+			n.log.Error("transaction journal", "err", err)
+		}
+		n.journal.close()
+	})
 }

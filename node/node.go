@@ -122,6 +122,7 @@ type Node struct {
 	journal     *txJournal    // accepted transactions, admitted again at start (journal.go)
 	journalStop chan struct{} // ends the journal's rotation
 	journalDone chan struct{} // closed when it has
+	journalOnce sync.Once     // stopJournal's work, once
 	minGas      minGasPrice   // miner_setGasPrice's lock and whether a flag fixed the price
 
 	metrics     *metrics.Metrics // nil unless [metrics] enable (metrics.go)
