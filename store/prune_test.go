@@ -60,6 +60,10 @@ func churn(t *testing.T, s *Store, n int) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// In the app's order: the trie in FinalizeBlock, the block in Commit.
+		if err := s.FlushState(root); err != nil {
+			t.Fatal(err)
+		}
 		header := &types.Header{ParentHash: parent.Hash(), Number: new(big.Int).SetUint64(num), Root: root,
 			Difficulty: new(big.Int), GasLimit: parent.GasLimit, Time: parent.Time + 1, BaseFee: big.NewInt(1)}
 		if err := s.CommitBlock(types.NewBlock(header, &types.Body{}, nil, trie.NewStackTrie(nil)), nil, nil); err != nil {
@@ -227,5 +231,44 @@ func TestPruneOptionsValidate(t *testing.T) {
 	}
 	if err := (PruneOptions{Mode: PruneArchive}).Validate(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A state flushed (FinalizeBlock) whose block is never committed (a crash
+// before Commit) leaves the head and its state as they were after a
+// reopen; the flushed nodes are on disk, unreachable from any block.
+func TestFlushStateWithoutCommit(t *testing.T) {
+	dir := t.TempDir()
+	s := openPruneStore(t, dir, PruneOptions{})
+	churn(t, s, 3)
+	head := s.Head()
+	st, err := s.StateAt(head.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.SetBalance(common.Address{0xee}, uint256.NewInt(7), tracing.BalanceChangeUnspecified)
+	root, err := st.Commit(s.config.Rules(new(big.Int).Add(head.Number, common.Big1), true, head.Time+1), head.Number.Uint64()+1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FlushState(root); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	s = openPruneStore(t, dir, PruneOptions{})
+	defer s.Close()
+	if got := s.Head(); got.Hash() != head.Hash() {
+		t.Fatalf("head after reopen %d %s, want the last committed %d %s", got.Number, got.Hash(), head.Number, head.Hash())
+	}
+	if err := walkState(s, head.Number.Uint64()); err != nil {
+		t.Fatalf("committed head's state: %v", err)
+	}
+	flushed, err := s.StateAt(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := flushed.GetBalance(common.Address{0xee}); got.Uint64() != 7 {
+		t.Fatalf("flushed state's balance %v, want 7", got)
 	}
 }
