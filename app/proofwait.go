@@ -63,9 +63,13 @@ func (a *App) awaitArrival(ctx context.Context, txs [][]byte) bool {
 	defer t.Stop()
 	select {
 	case <-a.arrived.ch:
-		return true
 	case <-t.C:
 	case <-ctx.Done():
+	}
+	if a.manual.off.Load() {
+		// Automine went off during the wait: what arrived since is held
+		// for evm_mine, not for this block.
+		return false
 	}
 	pending, _ := a.pool.Stats()
 	return pending > 0

@@ -90,3 +90,33 @@ func TestProofBlockLeavesQueuedEdits(t *testing.T) {
 		t.Fatalf("empty block after an unchanged state: proposal %q, %v; want the edit", res.Txs, err)
 	}
 }
+
+// TestEmptyDevProposalLeavesHeldTxs: automine turned off while an empty
+// proposal waits for an arrival; a transaction sent then is held for
+// evm_mine, and the proposal stays empty.
+func TestEmptyDevProposalLeavesHeldTxs(t *testing.T) {
+	key, _ := crypto.GenerateKey()
+	a := newTestApp(t, crypto.PubkeyToAddress(key.PublicKey))
+	a.genesis.Dev = true
+	a.arrived.wait = 200 * time.Millisecond
+	proposed := make(chan [][]byte)
+	go func() {
+		res, err := a.PrepareProposal(context.Background(), &abci.RequestPrepareProposal{MaxTxBytes: 1 << 20})
+		if err != nil {
+			t.Error(err)
+		}
+		proposed <- res.Txs
+	}()
+	time.Sleep(20 * time.Millisecond) // the proposal is waiting
+	a.SetAutomine(false)
+	tx, _ := types.SignNewTx(key, types.LatestSignerForChainID(big.NewInt(9000)), &types.DynamicFeeTx{
+		ChainID: big.NewInt(9000), GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(10e9), Gas: 21000, To: &common.Address{1},
+	})
+	raw, _ := tx.MarshalBinary()
+	if res, err := a.CheckTx(context.Background(), &abci.RequestCheckTx{Tx: raw}); err != nil || res.Code != CodeHeld {
+		t.Fatalf("CheckTx with automine off: %v %v, want held", res, err)
+	}
+	if txs := <-proposed; len(txs) != 0 {
+		t.Fatalf("proposal %x, want it empty: the tx is held for evm_mine", txs)
+	}
+}
