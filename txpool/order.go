@@ -22,14 +22,13 @@ func Order(txs []*Tx, stateNonce func(common.Address) uint64, baseFee *big.Int, 
 		arrival[tx] = i
 		bySender[tx.Sender] = append(bySender[tx.Sender], tx)
 	}
-	h := &tipHeap{baseFee: baseFee, arrival: arrival}
+	h := &tipHeap{}
 	for sender, list := range bySender {
 		slices.SortStableFunc(list, func(a, b *Tx) int {
 			return cmpUint(a.Item.Nonce(), b.Item.Nonce())
 		})
-		run := consecutive(list, stateNonce(sender))
-		if len(run) > 0 {
-			h.queues = append(h.queues, run)
+		if run := consecutive(list, stateNonce(sender)); len(run) > 0 {
+			h.runs = append(h.runs, newSenderRun(run, arrival, baseFee))
 		}
 	}
 	heap.Init(h)
@@ -39,18 +38,18 @@ func Order(txs []*Tx, stateNonce func(common.Address) uint64, baseFee *big.Int, 
 		gas uint64
 	)
 	for h.Len() > 0 {
-		run := h.queues[0]
-		tx := run[0]
+		run := h.runs[0]
+		tx := run.txs[0]
 		if gas+tx.Item.Gas() > gasLimit || tx.Item.GasFeeCap().Cmp(baseFee) < 0 {
 			heap.Pop(h)
 			continue
 		}
 		gas += tx.Item.Gas()
 		out = append(out, tx)
-		if len(run) == 1 {
+		if len(run.txs) == 1 {
 			heap.Pop(h)
 		} else {
-			h.queues[0] = run[1:]
+			h.runs[0] = newSenderRun(run.txs[1:], arrival, baseFee)
 			heap.Fix(h, 0)
 		}
 	}
@@ -85,26 +84,36 @@ func cmpUint(a, b uint64) int {
 	return 0
 }
 
-// tipHeap orders per-sender runs by the effective tip of their head tx.
-type tipHeap struct {
-	queues  [][]*Tx
-	baseFee *big.Int
-	arrival map[*Tx]int
+// senderRun is one sender's remaining run with its head's sort keys,
+// computed once when the head changes rather than on every comparison (a
+// block of a thousand transfers made a hundred thousand big.Int copies).
+type senderRun struct {
+	txs     []*Tx
+	tip     *big.Int // effective tip of txs[0] at the base fee
+	arrival int      // arrival position of txs[0]
 }
 
-func (h *tipHeap) Len() int { return len(h.queues) }
+func newSenderRun(txs []*Tx, arrival map[*Tx]int, baseFee *big.Int) senderRun {
+	return senderRun{txs: txs, tip: evm.EffectiveTip(txs[0].Item, baseFee), arrival: arrival[txs[0]]}
+}
+
+// tipHeap orders per-sender runs by the effective tip of their head tx,
+// earlier arrival first on ties.
+type tipHeap struct{ runs []senderRun }
+
+func (h *tipHeap) Len() int { return len(h.runs) }
 func (h *tipHeap) Less(i, j int) bool {
-	a, b := h.queues[i][0], h.queues[j][0]
-	if c := evm.EffectiveTip(a.Item, h.baseFee).Cmp(evm.EffectiveTip(b.Item, h.baseFee)); c != 0 {
+	a, b := &h.runs[i], &h.runs[j]
+	if c := a.tip.Cmp(b.tip); c != 0 {
 		return c > 0
 	}
-	return h.arrival[a] < h.arrival[b]
+	return a.arrival < b.arrival
 }
-func (h *tipHeap) Swap(i, j int) { h.queues[i], h.queues[j] = h.queues[j], h.queues[i] }
-func (h *tipHeap) Push(x any)    { h.queues = append(h.queues, x.([]*Tx)) }
+func (h *tipHeap) Swap(i, j int) { h.runs[i], h.runs[j] = h.runs[j], h.runs[i] }
+func (h *tipHeap) Push(x any)    { h.runs = append(h.runs, x.(senderRun)) }
 func (h *tipHeap) Pop() any {
-	old := h.queues
+	old := h.runs
 	x := old[len(old)-1]
-	h.queues = old[:len(old)-1]
+	h.runs = old[:len(old)-1]
 	return x
 }

@@ -15,7 +15,7 @@ type testAccount struct {
 	addr common.Address
 }
 
-func newAccount(t *testing.T) testAccount {
+func newAccount(t testing.TB) testAccount {
 	k, err := crypto.GenerateKey()
 	if err != nil {
 		t.Fatal(err)
@@ -23,7 +23,7 @@ func newAccount(t *testing.T) testAccount {
 	return testAccount{k, crypto.PubkeyToAddress(k.PublicKey)}
 }
 
-func tx(t *testing.T, a testAccount, nonce uint64, tip, feeCap int64, gas uint64) *Tx {
+func tx(t testing.TB, a testAccount, nonce uint64, tip, feeCap int64, gas uint64) *Tx {
 	signed, err := types.SignNewTx(a.key, types.LatestSignerForChainID(big.NewInt(1)), &types.DynamicFeeTx{
 		ChainID: big.NewInt(1), Nonce: nonce, GasTipCap: big.NewInt(tip), GasFeeCap: big.NewInt(feeCap), Gas: gas,
 	})
@@ -65,5 +65,25 @@ func TestOrderGasLimitAndBaseFee(t *testing.T) {
 	got := Order([]*Tx{big0, b0, cheap}, zero, base, 100_000)
 	if len(got) != 1 || got[0] != b0 {
 		t.Fatalf("got %d txs (first %v), want only b0", len(got), got)
+	}
+}
+
+// BenchmarkOrder orders a dev-chain burst's block: 1,200 transfers from 50
+// senders, 24 each, all at one tip (every comparison falls to arrival).
+func BenchmarkOrder(b *testing.B) {
+	var txs []*Tx
+	nonces := map[common.Address]uint64{}
+	for range 50 {
+		a := newAccount(b)
+		nonces[a.addr] = 0
+		for n := range uint64(24) {
+			txs = append(txs, tx(b, a, n, 1, 100, 21000))
+		}
+	}
+	base := big.NewInt(10)
+	for b.Loop() {
+		if got := Order(txs, func(x common.Address) uint64 { return nonces[x] }, base, 30_000_000); len(got) != len(txs) {
+			b.Fatalf("ordered %d of %d", len(got), len(txs))
+		}
 	}
 }

@@ -83,6 +83,7 @@ func main() {
 		wrkBin     = flag.String("wrk", "wrk", "wrk binary (Debian's wrk)")
 		profile    = flag.String("profile", "", "write a CPU profile of each Ember write burst into this directory (go tool pprof DIR/FILE)")
 		profileFor = flag.Duration("profile-seconds", 10*time.Second, "length of each burst's CPU profile (raise -txs so the burst lasts as long)")
+		traceFlag  = flag.Bool("trace", false, "with -profile: take a Go execution trace instead of a CPU profile (go tool trace -pprof=sync|sched DIR/FILE)")
 	)
 	flag.Parse()
 	go func() { // the nodes run in process groups of their own: stop them on ^C
@@ -139,7 +140,7 @@ func main() {
 		senders: *senders, latencyTxs: *latencyTxs, duration: *duration, conns: *conns}
 	fmt.Fprintf(os.Stderr, "load average at start: %s\n", rep.loadStart)
 	if want(*parts, "writes") {
-		rep.writes = runWrites(kinds, *rounds, *txs, *anvilTxs, *senders, profiler{dir: *profile, length: *profileFor})
+		rep.writes = runWrites(kinds, *rounds, *txs, *anvilTxs, *senders, profiler{dir: *profile, length: *profileFor, trace: *traceFlag})
 	}
 	if want(*parts, "latency") {
 		rep.latency = runLatency(kinds, *latencyTxs, accounts)

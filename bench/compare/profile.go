@@ -11,14 +11,17 @@ import (
 	"github.com/emberchain/ember/bench/internal/peer"
 )
 
-// profiler takes a CPU profile of a node while a burst runs, from the
-// node's --pprof.address; with no dir it does nothing.
+// profiler takes a CPU profile or a Go execution trace of a node while a
+// burst runs, from the node's --pprof.address; with no dir it does nothing.
+// A trace shows what a profile cannot: goroutines waiting on locks or for a
+// CPU (`go tool trace -pprof=sync|sched FILE`).
 type profiler struct {
 	dir    string
 	length time.Duration
+	trace  bool
 }
 
-// start begins a profile of n written to dir/name.pprof; the returned func
+// start begins a profile of n written to dir/name.pprof (name.trace); the returned func
 // waits for it (the profile covers length from start, so a burst shorter
 // than that is followed by idle time in it).
 func (p profiler) start(n *peer.Node, name string) (wait func()) {
@@ -28,7 +31,11 @@ func (p profiler) start(n *peer.Node, name string) (wait func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if err := p.fetch(n.Pprof, filepath.Join(p.dir, name+".pprof")); err != nil {
+		ext := ".pprof"
+		if p.trace {
+			ext = ".trace"
+		}
+		if err := p.fetch(n.Pprof, filepath.Join(p.dir, name+ext)); err != nil {
 			fmt.Fprintf(os.Stderr, "profile %s: %v\n", name, err)
 		}
 	}()
@@ -39,7 +46,11 @@ func (p profiler) fetch(base, file string) error {
 	if err := os.MkdirAll(p.dir, 0o755); err != nil {
 		return err
 	}
-	url := fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", base, int(p.length.Seconds()))
+	kind := "profile"
+	if p.trace {
+		kind = "trace"
+	}
+	url := fmt.Sprintf("%s/debug/pprof/%s?seconds=%d", base, kind, int(p.length.Seconds()))
 	resp, err := http.Get(url)
 	if err != nil {
 		return err
