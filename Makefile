@@ -7,7 +7,7 @@ LDFLAGS  := -X github.com/emberchain/ember/app.Version=$(VERSION)
 # Each fuzz target runs for a number of executions (about 10 s each here),
 # not a duration: go1.26's fuzz coordinator can report its own -fuzztime
 # deadline as a failure ("context deadline exceeded", no crasher;
-# golang/go#75804, fixed in go1.27). FUZZTIME=10m overrides all three.
+# golang/go#75804, fixed in go1.27). FUZZTIME=10m overrides them all.
 FUZZTIME ?=
 fuzzfor   = -fuzztime $(or $(FUZZTIME),$(1)) -fuzzminimizetime 100x
 
@@ -27,6 +27,7 @@ fuzz: ## run each fuzz target for a fixed number of executions, about 10 s each 
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckTx$$' $(call fuzzfor,10000x) ./app
 	$(GO) test -run '^$$' -fuzz '^FuzzJSONRPC$$' $(call fuzzfor,2000x) ./node
 	$(GO) test -run '^$$' -fuzz '^FuzzScanCall$$' $(call fuzzfor,50000x) ./rpc
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeFlat$$' $(call fuzzfor,50000x) ./rpc
 
 contracts: ## recompile contracts/src with the pinned solc-js into contracts/artifacts
 	cd contracts && npm install --no-audit --no-fund && node build.mjs

@@ -35,6 +35,12 @@ func (testService) Call(ctx context.Context, input hexutil.Bytes, b *gethrpc.Blo
 	return input, nil
 }
 func (testService) GetCode() (*hexutil.Bytes, error) { return nil, nil }
+func (testService) EstimateGas(args callObject) (hexutil.Uint64, error) {
+	if args.Gas == nil || args.To == nil {
+		return 0, errors.New("no gas or no to")
+	}
+	return *args.Gas + hexutil.Uint64(args.To[19]), nil
+}
 
 type dataErr struct{}
 
@@ -53,10 +59,10 @@ func TestFastPathAnswersLikeGeth(t *testing.T) {
 	var fellBack int
 	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fellBack++; geth.ServeHTTP(w, r) })
 	old := fastMethods
-	fastMethods = []string{"eth_blockNumber", "eth_getBalance", "eth_call", "eth_getCode"}
+	fastMethods = []string{"eth_blockNumber", "eth_getBalance", "eth_call", "eth_getCode", "eth_estimateGas"}
 	defer func() { fastMethods = old }()
 	fast := newFastPath(next, map[string][]any{"eth": {testService{}}}, 1<<20, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if len(fast.methods) != 4 {
+	if len(fast.methods) != 5 {
 		t.Fatalf("fast methods found: %d", len(fast.methods))
 	}
 	for _, c := range []struct {
@@ -72,6 +78,11 @@ func TestFastPathAnswersLikeGeth(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":1,"method":"eth_call","params":["0xff"]}`, true},
 		{`{"jsonrpc":"2.0","id":1,"method":"eth_call","params":["0x01","latest"]}`, true},
 		{`{"jsonrpc":"2.0","id":null,"method":"eth_getCode"}`, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_estimateGas","params":[{"to":"0x0000000000000000000000000000000000000004","gas":"0x10"}]}`, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_estimateGas","params":[{"TO":"0x0000000000000000000000000000000000000004","gas":"0x10","list":[1]}]}`, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_estimateGas","params":[{"gas":"0x10"}]}`, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_estimateGas","params":[{"to":"0x04","gas":"0x10"}]}`, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_estimateGas","params":[{"to":"0x0000000000000000000000000000000000000004","gas":"0x010"}]}`, false},
 		{`{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":["0x07","latest"]}`, false},
 		{`{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":["0x0000000000000000000000000000000000000007"]}`, false},
 		{`{"jsonrpc":"2.0","id":1,"method":"eth_call","params":"0x01"}`, false},

@@ -326,8 +326,9 @@ var unmarshalerType = reflect.TypeOf((*json.Unmarshaler)(nil)).Elem()
 // decodeScanned decodes one argument the scanner has already validated as
 // JSON, as json.Unmarshal into a *t would, without its validation pass: a
 // type with an UnmarshalJSON method gets the raw text (a pointer type gets
-// nil for null, as encoding/json sets it), a bool its literal; any other
-// type goes through json.Unmarshal.
+// nil for null, as encoding/json sets it), a bool its literal, a flat
+// object of strings its fields (decodeFlat); anything else goes through
+// json.Unmarshal.
 func decodeScanned(raw []byte, t reflect.Type) (reflect.Value, bool) {
 	if v, ok := blockTag(raw, t); ok {
 		return v, true
@@ -350,6 +351,9 @@ func decodeScanned(raw []byte, t reflect.Type) (reflect.Value, bool) {
 		return v.Elem(), true
 	case t.Kind() == reflect.Bool && (string(raw) == "true" || string(raw) == "false"):
 		return reflect.ValueOf(string(raw) == "true").Convert(t), true
+	}
+	if v, ok := decodeFlat(raw, t); ok { // flatjson.go
+		return v, true
 	}
 	v := reflect.New(t)
 	if json.Unmarshal(raw, v.Interface()) != nil {
