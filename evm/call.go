@@ -28,11 +28,6 @@ type CallOptions struct {
 // run is aborted when opts.Timeout (if > 0) or ctx expires; the returned
 // error then says so.
 func Call(ctx context.Context, cfg *params.ChainConfig, blockCtx vm.BlockContext, statedb *state.StateDB, msg *core.Message, opts CallOptions) (*core.ExecutionResult, error) {
-	if opts.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
-		defer cancel()
-	}
 	if msg.GasPrice.IsZero() {
 		blockCtx.BaseFee = new(big.Int)
 	}
@@ -42,8 +37,13 @@ func Call(ctx context.Context, cfg *params.ChainConfig, blockCtx vm.BlockContext
 		evm.SetPrecompiles(opts.Precompiles)
 	}
 
-	// Stop the interpreter when the deadline passes (no goroutine of its
-	// own waiting meanwhile).
+	// Stop the interpreter when ctx ends or the time budget passes (no
+	// goroutine waiting meanwhile). A plain timer, not a context with a
+	// deadline: registering a child context with ctx was 4 % of a light
+	// eth_call's CPU.
+	if opts.Timeout > 0 {
+		defer time.AfterFunc(opts.Timeout, evm.Cancel).Stop()
+	}
 	defer context.AfterFunc(ctx, evm.Cancel)()
 	gp := core.NewGasPool(msg.GasLimit)
 	result, err := core.ApplyMessage(evm, msg, gp)
