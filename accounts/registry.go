@@ -163,11 +163,18 @@ func (t *Tracker) Apply(st StateWriter, signer types.Signer, included types.Tran
 			register(st, addr)
 		}
 	}
+	// A burst's block holds many transactions per sender; each sender's
+	// slot is hashed and read once.
+	done := make(map[common.Address]struct{})
 	for _, tx := range included {
 		from, err := types.Sender(signer, tx) // cached by execution
 		if err != nil {
 			return err
 		}
+		if _, ok := done[from]; ok {
+			continue
+		}
+		done[from] = struct{}{}
 		info := st.GetState(RegistryAddress, slotOf(from, 1))
 		if info[0] != 0 {
 			continue
