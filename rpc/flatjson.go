@@ -28,6 +28,7 @@ func flatStructOf(t reflect.Type) *flatStruct {
 		return fs.(*flatStruct)
 	}
 	fs := &flatStruct{fields: make(map[string]flatField)}
+	names := make(map[string]int) // JSON name → fields using it
 	for i := range t.NumField() {
 		f := t.Field(i)
 		if !f.IsExported() || f.Anonymous {
@@ -40,12 +41,30 @@ func flatStructOf(t reflect.Type) *flatStruct {
 		if name == "" {
 			name = f.Name
 		}
-		if f.Type.Kind() == reflect.Pointer && f.Type.Implements(unmarshalerType) {
+		names[name]++
+		if plainName(name) && f.Type.Kind() == reflect.Pointer && f.Type.Implements(unmarshalerType) {
 			fs.fields[name] = flatField{index: i, elem: f.Type.Elem()}
+		}
+	}
+	for name, n := range names {
+		if n > 1 { // encoding/json sets neither of two fields sharing a name
+			delete(fs.fields, name)
 		}
 	}
 	flatStructs.Store(t, fs)
 	return fs
+}
+
+// plainName reports whether a JSON name is letters, digits and
+// underscores: encoding/json ignores some other tag names, and no field
+// that qualifies needs more.
+func plainName(name string) bool {
+	for _, c := range name {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return name != ""
 }
 
 // decodeFlat decodes raw, JSON already validated by the scanner, into a

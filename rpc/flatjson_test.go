@@ -23,6 +23,7 @@ type callObject struct {
 	Untagged *hexutil.Uint64
 	Skipped  *hexutil.Uint64 `json:"-"`
 	hidden   *hexutil.Uint64 // unexported: never decoded
+	Dashed   *hexutil.Uint64 `json:"a-b"` // a name outside plainName: left to encoding/json
 }
 
 var flatSeeds = []string{
@@ -40,6 +41,7 @@ var flatSeeds = []string{
 	`{"Skipped":"0x1"}`,
 	`{"hidden":"0x1"}`,
 	`{"unknown":"0x1"}`,
+	`{"a-b":"0x1"}`,
 	`{"data":"0x\u0031"}`,
 	`{"d\u0061ta":"0x12"}`,
 	`{"value":"0x1"} x`,
