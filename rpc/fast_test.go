@@ -13,6 +13,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	gethrpc "github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/emberchain/ember/rpc/eth"
 )
 
 // testService has the method shapes of the real namespaces.
@@ -35,7 +37,7 @@ func (testService) Call(ctx context.Context, input hexutil.Bytes, b *gethrpc.Blo
 	return input, nil
 }
 func (testService) GetCode() (*hexutil.Bytes, error) { return nil, nil }
-func (testService) EstimateGas(args callObject) (hexutil.Uint64, error) {
+func (testService) EstimateGas(args eth.TransactionArgs) (hexutil.Uint64, error) {
 	if args.Gas == nil || args.To == nil {
 		return 0, errors.New("no gas or no to")
 	}
@@ -79,7 +81,7 @@ func TestFastPathAnswersLikeGeth(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":1,"method":"eth_call","params":["0x01","latest"]}`, true},
 		{`{"jsonrpc":"2.0","id":null,"method":"eth_getCode"}`, true},
 		{`{"jsonrpc":"2.0","id":1,"method":"eth_estimateGas","params":[{"to":"0x0000000000000000000000000000000000000004","gas":"0x10"}]}`, true},
-		{`{"jsonrpc":"2.0","id":1,"method":"eth_estimateGas","params":[{"TO":"0x0000000000000000000000000000000000000004","gas":"0x10","list":[1]}]}`, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_estimateGas","params":[{"TO":"0x0000000000000000000000000000000000000004","gas":"0x10","accessList":[]}]}`, true},
 		{`{"jsonrpc":"2.0","id":1,"method":"eth_estimateGas","params":[{"gas":"0x10"}]}`, true},
 		{`{"jsonrpc":"2.0","id":1,"method":"eth_estimateGas","params":[{"to":"0x04","gas":"0x10"}]}`, false},
 		{`{"jsonrpc":"2.0","id":1,"method":"eth_estimateGas","params":[{"to":"0x0000000000000000000000000000000000000004","gas":"0x010"}]}`, false},

@@ -5,63 +5,69 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+
+	"github.com/emberchain/ember/rpc/eth"
 )
 
-// callObject has TransactionArgs' field kinds (rpc/eth cannot be imported
-// here), plus fields decodeFlat must leave to encoding/json.
-type callObject struct {
-	From     *common.Address `json:"from"`
-	To       *common.Address `json:"to"`
-	Gas      *hexutil.Uint64 `json:"gas"`
-	Value    *hexutil.Big    `json:"value"`
-	Data     *hexutil.Bytes  `json:"data"`
-	Input    *hexutil.Bytes  `json:"input,omitempty"`
-	List     []int           `json:"list"`
-	Plain    string          `json:"plain"`
+// edgeFields holds the fields decodeFlat must read as encoding/json does
+// or leave to it; the call object itself is eth.TransactionArgs.
+type edgeFields struct {
 	Untagged *hexutil.Uint64
 	Skipped  *hexutil.Uint64 `json:"-"`
 	hidden   *hexutil.Uint64 // unexported: never decoded
 	Dashed   *hexutil.Uint64 `json:"a-b"` // a name outside plainName: left to encoding/json
+	List     []int           `json:"list"`
+	Plain    string          `json:"plain"`
 }
 
-var flatSeeds = []string{
-	`{"to":"0x0000000000000000000000000000000000000004","data":"0x1234"}`,
-	` { "from" : "0x00000000000000000000000000000000000000aa" , "gas" : "0x5208" , "value" : "0x0" , "input" : "0x" } `,
-	`{}`,
-	`{"Untagged":"0x1"}`,
-	`{"To":"0x0000000000000000000000000000000000000004"}`,
-	`{"to":"0x0000000000000000000000000000000000000004","to":"0x0000000000000000000000000000000000000005"}`,
-	`{"to":null}`,
-	`{"gas":21000}`,
-	`{"gas":"0x01"}`,
-	`{"gas":"0x1","list":[1]}`,
-	`{"plain":"x"}`,
-	`{"Skipped":"0x1"}`,
-	`{"hidden":"0x1"}`,
-	`{"unknown":"0x1"}`,
-	`{"a-b":"0x1"}`,
-	`{"data":"0x\u0031"}`,
-	`{"d\u0061ta":"0x12"}`,
-	`{"value":"0x1"} x`,
-	`{"value":"0x1",}`,
-	`[]`,
+var (
+	argsType = reflect.TypeFor[eth.TransactionArgs]()
+	edgeType = reflect.TypeFor[edgeFields]()
+)
+
+// flatSeeds are objects and whether decodeFlat takes them, into
+// TransactionArgs or edgeFields; the others are encoding/json's.
+var flatSeeds = []struct {
+	typ   reflect.Type
+	body  string
+	taken bool
+}{
+	{argsType, `{"to":"0x0000000000000000000000000000000000000004","data":"0x1234"}`, true},
+	{argsType, ` { "from" : "0x00000000000000000000000000000000000000aa" , "gas" : "0x5208" , "value" : "0x0" , "input" : "0x" } `, true},
+	{argsType, `{"maxFeePerGas":"0x3b9aca00","maxPriorityFeePerGas":"0x1","chainId":"0x539","nonce":"0x7"}`, true},
+	{argsType, `{}`, true},
+	{argsType, `{"To":"0x0000000000000000000000000000000000000004"}`, false},
+	{argsType, `{"to":"0x0000000000000000000000000000000000000004","to":"0x0000000000000000000000000000000000000005"}`, false},
+	{argsType, `{"to":null}`, false},
+	{argsType, `{"gas":21000}`, false},
+	{argsType, `{"gas":"0x01"}`, false},
+	{argsType, `{"gas":"0x1","accessList":[]}`, false},
+	{argsType, `{"unknown":"0x1"}`, false},
+	{argsType, `{"data":"0x\u0031"}`, false},
+	{argsType, `{"d\u0061ta":"0x12"}`, false},
+	{argsType, `{"value":"0x1"} x`, false},
+	{argsType, `{"value":"0x1",}`, false},
+	{argsType, `[]`, false},
+	{edgeType, `{"Untagged":"0x1"}`, true},
+	{edgeType, `{"Skipped":"0x1"}`, false},
+	{edgeType, `{"hidden":"0x1"}`, false},
+	{edgeType, `{"a-b":"0x1"}`, false},
+	{edgeType, `{"list":[1]}`, false},
+	{edgeType, `{"plain":"x"}`, false},
 }
 
-// TestDecodeFlatTakes checks which objects the fast decoder takes; the
-// others are encoding/json's (FuzzDecodeFlat checks that what it takes it
-// decodes as encoding/json does).
+// TestDecodeFlatTakes checks which objects the fast decoder takes and that
+// it decodes them as encoding/json does.
 func TestDecodeFlatTakes(t *testing.T) {
-	typ := reflect.TypeFor[callObject]()
-	for i, s := range flatSeeds {
-		got, ok := decodeFlat([]byte(s), typ)
-		if want := i <= 3; ok != want {
-			t.Errorf("%s: taken %v, want %v", s, ok, want)
+	for _, c := range flatSeeds {
+		got, ok := decodeFlat([]byte(c.body), c.typ)
+		if ok != c.taken {
+			t.Errorf("%v %s: taken %v, want %v", c.typ, c.body, ok, c.taken)
 			continue
 		}
 		if ok {
-			checkLikeUnmarshal(t, []byte(s), got)
+			checkLikeUnmarshal(t, []byte(c.body), got)
 		}
 	}
 }
@@ -69,24 +75,25 @@ func TestDecodeFlatTakes(t *testing.T) {
 // FuzzDecodeFlat checks decodeFlat against encoding/json: whatever it takes
 // json.Unmarshal decodes to the same struct.
 func FuzzDecodeFlat(f *testing.F) {
-	for _, s := range flatSeeds {
-		f.Add([]byte(s))
+	for _, c := range flatSeeds {
+		f.Add([]byte(c.body))
 	}
-	typ := reflect.TypeFor[callObject]()
 	f.Fuzz(func(t *testing.T, body []byte) {
-		if got, ok := decodeFlat(body, typ); ok {
-			checkLikeUnmarshal(t, body, got)
+		for _, typ := range []reflect.Type{argsType, edgeType} {
+			if got, ok := decodeFlat(body, typ); ok {
+				checkLikeUnmarshal(t, body, got)
+			}
 		}
 	})
 }
 
 func checkLikeUnmarshal(t *testing.T, body []byte, got reflect.Value) {
 	t.Helper()
-	var want callObject
-	if err := json.Unmarshal(body, &want); err != nil {
+	want := reflect.New(got.Type())
+	if err := json.Unmarshal(body, want.Interface()); err != nil {
 		t.Fatalf("decoded %q, json.Unmarshal: %v", body, err)
 	}
-	if !reflect.DeepEqual(got.Interface(), want) {
-		t.Fatalf("%q: decoded %+v, json.Unmarshal %+v", body, got.Interface(), want)
+	if !reflect.DeepEqual(got.Interface(), want.Elem().Interface()) {
+		t.Fatalf("%q: decoded %+v, json.Unmarshal %+v", body, got.Interface(), want.Elem().Interface())
 	}
 }
