@@ -31,7 +31,7 @@ func Call(ctx context.Context, cfg *params.ChainConfig, blockCtx vm.BlockContext
 	if msg.GasPrice.IsZero() {
 		blockCtx.BaseFee = new(big.Int)
 	}
-	evm := vm.NewEVM(blockCtx, statedb, cfg, vm.Config{NoBaseFee: true})
+	evm := vm.NewEVM(blockCtx, &warmPrecompiles{StateDB: statedb}, cfg, vm.Config{NoBaseFee: true})
 	defer evm.Release()
 	if opts.Precompiles != nil {
 		evm.SetPrecompiles(opts.Precompiles)
