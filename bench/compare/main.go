@@ -10,8 +10,9 @@
 //     and send → receipt p50/p99 one transaction at a time (receipt polled
 //     every 5 ms);
 //   - reads: req/s of five reads under wrk (1 thread, -conns keep-alive
-//     connections, -duration per method per node, after a 1 s warm-up),
-//     each node alone on the machine while measured.
+//     connections, -duration per method per node after a 1 s warm-up,
+//     split into -read-slices slices, the nodes taking turns, each node's
+//     median slice shown), each node alone on the machine while measured.
 //
 // Every figure comes with the CPU share of the node and of the load
 // generator (this process for writes, wrk for reads), and the load average
@@ -19,7 +20,7 @@
 //
 //	go run ./bench/compare -emberd build/emberd [-geth PATH] [-anvil PATH] [-parts writes,latency,reads]
 //	    [-nodes ember,ember-noexplorer,geth,anvil[,geth-genesis]] [-rounds 3] [-txs 5000] [-anvil-txs 1000] [-senders 50]
-//	    [-latency-txs 200] [-duration 8s] [-conns 32]
+//	    [-latency-txs 200] [-duration 9s] [-read-slices 3] [-conns 32]
 package main
 
 import (
@@ -78,7 +79,8 @@ func main() {
 		anvilTxs   = flag.Int("anvil-txs", 1000, "transfers per burst for anvil (its automine stalls on bigger bursts)")
 		senders    = flag.Int("senders", 50, "senders per burst (one send in flight each)")
 		latencyTxs = flag.Int("latency-txs", 200, "transactions sent one at a time for send → receipt latency")
-		duration   = flag.Duration("duration", 8*time.Second, "wrk time per read method per node")
+		duration   = flag.Duration("duration", 9*time.Second, "wrk time per read method per node, split into -read-slices")
+		readSlices = flag.Int("read-slices", 3, "slices of -duration per read method per node, the nodes taking turns; the table shows each node's median slice")
 		conns      = flag.Int("conns", 32, "wrk keep-alive connections (1 thread)")
 		wrkBin     = flag.String("wrk", "wrk", "wrk binary (Debian's wrk)")
 		profile    = flag.String("profile", "", "write a CPU profile of each Ember write burst into this directory (go tool pprof DIR/FILE)")
@@ -137,7 +139,7 @@ func main() {
 	}
 
 	rep := &report{kinds: kinds, started: time.Now(), loadStart: loadAvg(), rounds: *rounds, txs: *txs, anvilTxs: *anvilTxs,
-		senders: *senders, latencyTxs: *latencyTxs, duration: *duration, conns: *conns}
+		senders: *senders, latencyTxs: *latencyTxs, duration: *duration, readSlices: *readSlices, conns: *conns}
 	fmt.Fprintf(os.Stderr, "load average at start: %s\n", rep.loadStart)
 	if want(*parts, "writes") {
 		rep.writes = runWrites(kinds, *rounds, *txs, *anvilTxs, *senders, profiler{dir: *profile, length: *profileFor, trace: *traceFlag})
@@ -147,7 +149,7 @@ func main() {
 	}
 	if want(*parts, "reads") {
 		readKinds := slices.DeleteFunc(slices.Clone(kinds), func(k nodeKind) bool { return k.key == "ember-noexplorer" })
-		rep.reads = runReads(readKinds, *wrkBin, *conns, *duration)
+		rep.reads = runReads(readKinds, *wrkBin, *conns, *duration, *readSlices)
 		rep.readKinds = readKinds
 	}
 	rep.loadEnd = loadAvg()

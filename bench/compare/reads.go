@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,6 +11,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -115,25 +118,43 @@ type readResult struct {
 	nodeCPU       float64 // cores
 	wrkCPU        float64 // cores
 	nodeCPUPerReq time.Duration
-	errors        string // wrk's socket errors or non-2xx answers, if any
+	steal         float64   // cores the hypervisor took from the machine meanwhile
+	errors        string    // wrk's socket errors or non-2xx answers, if any
+	slices        []float64 // req/s of every slice, in the order run (on the median one)
+}
+
+// medianSlice is the slice with the median req/s (the lower middle one of an
+// even count), carrying every slice's req/s.
+func medianSlice(rs []*readResult) *readResult {
+	byRate := slices.Clone(rs)
+	slices.SortFunc(byRate, func(a, b *readResult) int { return cmp.Compare(a.rps, b.rps) })
+	m := *byRate[(len(byRate)-1)/2]
+	m.slices = make([]float64, len(rs))
+	for i, r := range rs {
+		m.slices[i] = r.rps
+	}
+	return &m
 }
 
 // runReads starts one node of each kind, sets it up, then measures each
-// method on each node in turn (the node going first rotating), so the
-// nodes never compete for the cores while measured.
-func runReads(kinds []nodeKind, wrk string, conns int, dur time.Duration) [][]*readResult {
+// method on each node: dur split into n slices, the nodes taking turns
+// slice by slice (the node going first rotating), so that they never
+// compete for the cores while measured and a passing disturbance of the
+// shared machine hits one slice, not one node's whole figure. Each node's
+// figure is its median slice.
+func runReads(kinds []nodeKind, wrk string, conns int, dur time.Duration, n int) [][]*readResult {
 	if _, err := exec.LookPath(wrk); err != nil {
 		fatalf("wrk not found (apt-get install wrk): %v", err)
 	}
 	nodes := make([]*peer.Node, len(kinds))
 	setups := make([]*readSetup, len(kinds))
 	for i, k := range kinds {
-		n, err := k.start(2)
+		node, err := k.start(2)
 		if err != nil {
 			fatalf("start %s: %v", k.key, err)
 		}
-		nodes[i] = track(n)
-		if setups[i], err = setupReads(n.URL); err != nil {
+		nodes[i] = track(node)
+		if setups[i], err = setupReads(node.URL); err != nil {
 			fatalf("%s: read setup: %v", k.key, err)
 		}
 	}
@@ -142,36 +163,61 @@ func runReads(kinds []nodeKind, wrk string, conns int, dur time.Duration) [][]*r
 		fatalf("%v", err)
 	}
 	defer os.RemoveAll(dir)
+	slice := sliceLength(dur, n)
 	out := make([][]*readResult, len(readMethods))
 	for m, method := range readMethods {
-		out[m] = make([]*readResult, len(kinds))
+		scripts := make([]string, len(kinds))
 		for k := range kinds {
 			i := (k + m) % len(kinds)
-			body := method.body(setups[i])
-			if err := checkAnswer(nodes[i].URL, body, func(r json.RawMessage) error { return method.check(setups[i], r) }); err != nil {
-				fatalf("%s %s: wrong answer: %v", kinds[i].key, method.label, err)
+			scripts[i] = prepareRead(method, m, kinds[i], nodes[i], setups[i], dir, wrk, conns)
+		}
+		runs := make([][]*readResult, len(kinds))
+		for s := range n {
+			for k := range kinds {
+				i := (k + m + s) % len(kinds)
+				r, err := runWrk(wrk, scripts[i], nodes[i], conns, slice)
+				if err != nil {
+					fatalf("%s %s: %v", kinds[i].key, method.label, err)
+				}
+				runs[i] = append(runs[i], r)
+				fmt.Fprintf(os.Stderr, "%-18s %-38s %d/%d %8.0f req/s  p50 %5.2f ms  p99 %5.2f ms  node %3.0f%% (%.1f µs/req)  wrk %3.0f%%  steal %3.0f%%  load %s %s\n",
+					kinds[i].key, method.label, s+1, n, r.rps, ms(r.p50), ms(r.p99), 100*r.nodeCPU, float64(r.nodeCPUPerReq.Nanoseconds())/1000,
+					100*r.wrkCPU, 100*r.steal, loadAvg(), r.errors)
 			}
-			script := filepath.Join(dir, fmt.Sprintf("%d-%d.lua", m, i))
-			if err := writeScript(script, body); err != nil {
-				fatalf("%v", err)
-			}
-			if _, err := runWrk(wrk, script, nodes[i], conns, time.Second); err != nil { // warm-up
-				fatalf("%s %s: %v", kinds[i].key, method.label, err)
-			}
-			r, err := runWrk(wrk, script, nodes[i], conns, dur)
-			if err != nil {
-				fatalf("%s %s: %v", kinds[i].key, method.label, err)
-			}
-			out[m][i] = r
-			fmt.Fprintf(os.Stderr, "%-18s %-42s %8.0f req/s  p50 %5.2f ms  p99 %5.2f ms  node %3.0f%% (%.1f µs/req)  wrk %3.0f%%  load %s %s\n",
-				kinds[i].key, method.label, r.rps, ms(r.p50), ms(r.p99), 100*r.nodeCPU, float64(r.nodeCPUPerReq.Nanoseconds())/1000,
-				100*r.wrkCPU, loadAvg(), r.errors)
+		}
+		out[m] = make([]*readResult, len(kinds))
+		for i := range kinds {
+			out[m][i] = medianSlice(runs[i])
 		}
 	}
-	for _, n := range nodes {
-		stop(n)
+	for _, node := range nodes {
+		stop(node)
 	}
 	return out
+}
+
+// sliceLength is dur split into n slices of whole seconds (wrk's unit), at
+// least 1 s each.
+func sliceLength(dur time.Duration, n int) time.Duration {
+	return max(time.Second, (dur / time.Duration(max(n, 1))).Round(time.Second))
+}
+
+// prepareRead checks the node's answer to the method once, writes wrk's
+// script for it and warms the node up with 1 s of it; it returns the
+// script's path.
+func prepareRead(method readMethod, m int, kind nodeKind, node *peer.Node, setup *readSetup, dir, wrk string, conns int) string {
+	body := method.body(setup)
+	if err := checkAnswer(node.URL, body, func(r json.RawMessage) error { return method.check(setup, r) }); err != nil {
+		fatalf("%s %s: wrong answer: %v", kind.key, method.label, err)
+	}
+	script := filepath.Join(dir, fmt.Sprintf("%d-%s.lua", m, kind.key))
+	if err := writeScript(script, body); err != nil {
+		fatalf("%v", err)
+	}
+	if _, err := runWrk(wrk, script, node, conns, time.Second); err != nil {
+		fatalf("%s %s: %v", kind.key, method.label, err)
+	}
+	return script
 }
 
 // setupReads sends the transfer the reads look at and waits for it.
@@ -259,12 +305,12 @@ func runWrk(wrk, script string, n *peer.Node, conns int, dur time.Duration) (*re
 	cmd := exec.Command(wrk, "-t1", "-c"+strconv.Itoa(conns), "-d"+strconv.Itoa(secs)+"s", "--latency", "-s", script, n.URL)
 	var outBuf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &outBuf, &outBuf
-	cpu0, t0 := n.CPU(), time.Now()
+	cpu0, t0, steal0 := n.CPU(), time.Now(), readSteal()
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("wrk: %v\n%s", err, outBuf.String())
 	}
 	elapsed := time.Since(t0).Seconds()
-	cpu1 := n.CPU()
+	cpu1, steal1 := n.CPU(), readSteal()
 	out := outBuf.String()
 	m := rpsLine.FindStringSubmatch(out)
 	if m == nil {
@@ -290,6 +336,7 @@ func runWrk(wrk, script string, n *peer.Node, conns int, dur time.Duration) (*re
 	}
 	r.errors = strings.Join(errs, "; ")
 	r.nodeCPU = (cpu1 - cpu0).Seconds() / elapsed
+	r.steal = steal1.cores(steal0)
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.wrkCPU = time.Duration(ru.Utime.Nano()+ru.Stime.Nano()).Seconds() / elapsed
 	}
@@ -297,4 +344,37 @@ func runWrk(wrk, script string, n *peer.Node, conns int, dur time.Duration) (*re
 		r.nodeCPUPerReq = time.Duration(float64(cpu1-cpu0) / total)
 	}
 	return r, nil
+}
+
+// stealTicks is the machine's CPU time from /proc/stat's cpu line, in
+// ticks: the time the hypervisor ran others instead of this VM, and all.
+type stealTicks struct{ steal, total float64 }
+
+func readSteal() stealTicks {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return stealTicks{}
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	fields := strings.Fields(line) // cpu user nice system idle iowait irq softirq steal guest guest_nice
+	var t stealTicks
+	for i, f := range fields[1:] {
+		v, _ := strconv.ParseFloat(f, 64)
+		if i >= 8 { // guest time is counted in user time already
+			break
+		}
+		t.total += v
+		if i == 7 {
+			t.steal = v
+		}
+	}
+	return t
+}
+
+// cores is the steal since t0 in cores of this machine.
+func (t stealTicks) cores(t0 stealTicks) float64 {
+	if t.total <= t0.total {
+		return 0
+	}
+	return (t.steal - t0.steal) / (t.total - t0.total) * float64(runtime.NumCPU())
 }
