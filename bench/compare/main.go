@@ -186,9 +186,9 @@ func runWrites(kinds []nodeKind, rounds, txs, anvilTxs, senders int, prof profil
 					continue
 				}
 				res[r][i] = &result
-				fmt.Fprintf(os.Stderr, "%-5s round %d  %-18s %6.0f tx/s  committed %d/%d in %d blocks  node CPU %3.0f%%  bench CPU %3.0f%%  explorer +%.2f s  load %s\n",
+				fmt.Fprintf(os.Stderr, "%-5s round %d  %-18s %6.0f tx/s  committed %d/%d in %d blocks  node CPU %3.0f%%  bench CPU %3.0f%%  steal %3.0f%%  explorer +%.2f s  load %s\n",
 					kind, r+1, kinds[i].key, result.TPS, result.Committed, b.Txs, result.Blocks, 100*result.NodeCPU, 100*result.BenchCPU,
-					result.CatchUp.Seconds(), loadAvg())
+					100*result.Steal, result.CatchUp.Seconds(), loadAvg())
 			}
 		}
 		out[kind] = res

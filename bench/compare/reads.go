@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,6 +24,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/bench/internal/hoststat"
 	"github.com/emberchain/ember/bench/internal/peer"
 	"github.com/emberchain/ember/bench/internal/writes"
 )
@@ -305,12 +305,12 @@ func runWrk(wrk, script string, n *peer.Node, conns int, dur time.Duration) (*re
 	cmd := exec.Command(wrk, "-t1", "-c"+strconv.Itoa(conns), "-d"+strconv.Itoa(secs)+"s", "--latency", "-s", script, n.URL)
 	var outBuf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &outBuf, &outBuf
-	cpu0, t0, steal0 := n.CPU(), time.Now(), readSteal()
+	cpu0, t0, host0 := n.CPU(), time.Now(), hoststat.Now()
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("wrk: %v\n%s", err, outBuf.String())
 	}
 	elapsed := time.Since(t0).Seconds()
-	cpu1, steal1 := n.CPU(), readSteal()
+	cpu1, host1 := n.CPU(), hoststat.Now()
 	out := outBuf.String()
 	m := rpsLine.FindStringSubmatch(out)
 	if m == nil {
@@ -336,7 +336,7 @@ func runWrk(wrk, script string, n *peer.Node, conns int, dur time.Duration) (*re
 	}
 	r.errors = strings.Join(errs, "; ")
 	r.nodeCPU = (cpu1 - cpu0).Seconds() / elapsed
-	r.steal = steal1.cores(steal0)
+	r.steal = host1.StealSince(host0)
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.wrkCPU = time.Duration(ru.Utime.Nano()+ru.Stime.Nano()).Seconds() / elapsed
 	}
@@ -344,37 +344,4 @@ func runWrk(wrk, script string, n *peer.Node, conns int, dur time.Duration) (*re
 		r.nodeCPUPerReq = time.Duration(float64(cpu1-cpu0) / total)
 	}
 	return r, nil
-}
-
-// stealTicks is the machine's CPU time from /proc/stat's cpu line, in
-// ticks: the time the hypervisor ran others instead of this VM, and all.
-type stealTicks struct{ steal, total float64 }
-
-func readSteal() stealTicks {
-	b, err := os.ReadFile("/proc/stat")
-	if err != nil {
-		return stealTicks{}
-	}
-	line, _, _ := strings.Cut(string(b), "\n")
-	fields := strings.Fields(line) // cpu user nice system idle iowait irq softirq steal guest guest_nice
-	var t stealTicks
-	for i, f := range fields[1:] {
-		v, _ := strconv.ParseFloat(f, 64)
-		if i >= 8 { // guest time is counted in user time already
-			break
-		}
-		t.total += v
-		if i == 7 {
-			t.steal = v
-		}
-	}
-	return t
-}
-
-// cores is the steal since t0 in cores of this machine.
-func (t stealTicks) cores(t0 stealTicks) float64 {
-	if t.total <= t0.total {
-		return 0
-	}
-	return (t.steal - t0.steal) / (t.total - t0.total) * float64(runtime.NumCPU())
 }

@@ -93,6 +93,16 @@ func (r *report) printWrites(w io.Writer) {
 			}
 		}
 		row(w, "  cores used, node / load generator (median)", cells)
+		for i := range r.kinds {
+			var steal []string
+			for _, round := range rounds {
+				if round[i] != nil {
+					steal = append(steal, fmt.Sprintf("%.2f", round[i].Steal))
+				}
+			}
+			cells[i] = strings.Join(steal, " / ")
+		}
+		row(w, fmt.Sprintf("  cores taken by the hypervisor (steal), %d rounds", len(rounds)), cells)
 		r.printCatchUp(w, rounds)
 	}
 	if r.latency != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/bench/internal/hoststat"
 	"github.com/emberchain/ember/bench/internal/peer"
 	"github.com/emberchain/ember/contracts"
 )
@@ -55,6 +56,7 @@ type Result struct {
 	TPS                float64
 	P50, P90, P99, Max time.Duration
 	NodeCPU, BenchCPU  float64 // cores used by the node and by this process during the burst
+	Steal              float64 // cores the hypervisor gave to other VMs meanwhile
 	// CatchUp is how long after the last receipt the node's explorer
 	// showed the burst's last block (0: no explorer).
 	CatchUp time.Duration
@@ -136,7 +138,7 @@ func send(ctx context.Context, eth *ethclient.Client, c *rpc.Client, node *peer.
 		wg      sync.WaitGroup
 		sendErr error
 	)
-	cpu0, self0 := nodeCPU(node), peer.SelfCPU()
+	cpu0, self0, host0 := nodeCPU(node), peer.SelfCPU(), hoststat.Now()
 	start := time.Now()
 	w := watch(c, head, b.Txs)
 	for i := range batches {
@@ -162,7 +164,7 @@ func send(ctx context.Context, eth *ethclient.Client, c *rpc.Client, node *peer.
 	}
 	included, blocks := w.wait(b.Timeout)
 	elapsed := time.Since(start)
-	cpu1, self1 := nodeCPU(node), peer.SelfCPU()
+	cpu1, self1, host1 := nodeCPU(node), peer.SelfCPU(), hoststat.Now()
 
 	var lat []time.Duration
 	var last time.Time
@@ -178,7 +180,8 @@ func send(ctx context.Context, eth *ethclient.Client, c *rpc.Client, node *peer.
 	}
 	slices.Sort(lat)
 	r := Result{Committed: len(lat), Blocks: blocks,
-		NodeCPU: (cpu1 - cpu0).Seconds() / elapsed.Seconds(), BenchCPU: (self1 - self0).Seconds() / elapsed.Seconds()}
+		NodeCPU: (cpu1 - cpu0).Seconds() / elapsed.Seconds(), BenchCPU: (self1 - self0).Seconds() / elapsed.Seconds(),
+		Steal: host1.StealSince(host0)}
 	if len(lat) > 0 {
 		r.TPS = float64(len(lat)) / last.Sub(start).Seconds()
 		r.P50, r.P90, r.P99, r.Max = Pct(lat, 50), Pct(lat, 90), Pct(lat, 99), lat[len(lat)-1]
