@@ -193,7 +193,7 @@ func (r *report) printReads(w io.Writer) {
 		fmt.Fprintln(w)
 	}
 
-	fmt.Fprint(w, "\nThe median slice: where the CPU went (cores used by the node and by wrk, and taken by the hypervisor (steal); node CPU time per request; latency p50 / p99 ms); then every slice's req/s, in the order run:\n\n| method |")
+	fmt.Fprint(w, "\nThe median slice: where the CPU went (cores used by the node and by wrk, and taken by the hypervisor (steal); node CPU time per request; latency p50 / p99 ms); then every slice's req/s, in the order run, and how many slices were measured again because the hypervisor took more than a tenth of the machine:\n\n| method |")
 	for _, k := range r.readKinds {
 		fmt.Fprintf(w, " %s: node / wrk / steal cores, µs/req, p50 / p99; slices |", k.key)
 	}
@@ -207,7 +207,7 @@ func (r *report) printReads(w io.Writer) {
 		fmt.Fprintf(w, "| %s |", method.label)
 		for i, res := range r.reads[m] {
 			fmt.Fprintf(w, " %.2f / %.2f / %.2f, %.1f, %.2f / %.2f; %s |", res.nodeCPU, res.wrkCPU, res.steal,
-				float64(res.nodeCPUPerReq.Nanoseconds())/1000, ms(res.p50), ms(res.p99), sliceRates(res.slices))
+				float64(res.nodeCPUPerReq.Nanoseconds())/1000, ms(res.p50), ms(res.p99), sliceRates(res))
 			if res.errors != "" {
 				errs = append(errs, fmt.Sprintf("%s %s: %s", r.readKinds[i].key, method.label, res.errors))
 			}
@@ -262,11 +262,16 @@ func thousands(v float64) string {
 	return b.String()
 }
 
-// sliceRates lists req/s figures in thousands: "46.6 / 44.1 / 47.0k".
-func sliceRates(rates []float64) string {
-	parts := make([]string, len(rates))
-	for i, v := range rates {
+// sliceRates lists a node's slices in thousands of req/s, and how many
+// were measured again for steal: "46.6 / 44.1 / 47.0k, 1 re-measured".
+func sliceRates(res *readResult) string {
+	parts := make([]string, len(res.slices))
+	for i, v := range res.slices {
 		parts[i] = strconv.FormatFloat(v/1000, 'f', 1, 64)
 	}
-	return strings.Join(parts, " / ") + "k"
+	out := strings.Join(parts, " / ") + "k"
+	if res.reruns > 0 {
+		out += fmt.Sprintf(", %d re-measured", res.reruns)
+	}
+	return out
 }
