@@ -95,12 +95,17 @@ func (r *report) printWrites(w io.Writer) {
 		row(w, "  cores used, node / load generator (median)", cells)
 		for i := range r.kinds {
 			var steal []string
+			reruns := 0
 			for _, round := range rounds {
 				if round[i] != nil {
 					steal = append(steal, fmt.Sprintf("%.2f", round[i].Steal))
+					reruns += round[i].Reruns
 				}
 			}
 			cells[i] = strings.Join(steal, " / ")
+			if reruns > 0 {
+				cells[i] += fmt.Sprintf(" (%d bursts dropped for steal)", reruns)
+			}
 		}
 		row(w, fmt.Sprintf("  cores taken by the hypervisor (steal), %d rounds", len(rounds)), cells)
 		r.printCatchUp(w, rounds)

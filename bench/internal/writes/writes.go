@@ -57,6 +57,7 @@ type Result struct {
 	P50, P90, P99, Max time.Duration
 	NodeCPU, BenchCPU  float64 // cores used by the node and by this process during the burst
 	Steal              float64 // cores the hypervisor gave to other VMs meanwhile
+	Reruns             int     // bursts run before this one and dropped for steal (set by the caller)
 	// CatchUp is how long after the last receipt the node's explorer
 	// showed the burst's last block (0: no explorer).
 	CatchUp time.Duration
