@@ -7,7 +7,9 @@ import (
 )
 
 func TestMedianSlice(t *testing.T) {
-	r := func(rps float64, reruns int) *readResult { return &readResult{rps: rps, reruns: reruns, p50: time.Duration(rps)} }
+	r := func(rps float64, reruns int) *readResult {
+		return &readResult{rps: rps, reruns: reruns, p50: time.Duration(rps)}
+	}
 	odd := medianSlice([]*readResult{r(30, 0), r(10, 1), r(20, 2)})
 	if odd.rps != 20 || odd.p50 != 20 || !slices.Equal(odd.slices, []float64{30, 10, 20}) || odd.reruns != 3 {
 		t.Fatalf("median of 30, 10, 20: %+v", odd)
