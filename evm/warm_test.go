@@ -62,7 +62,7 @@ func TestCallWarmsLikeGeth(t *testing.T) {
 	}
 	wants = append(wants,
 		want{other, 2607}, want{other, 107}, // cold, then warm
-		want{touchedInRevert, 2607},         // the child's access was reverted
+		want{touchedInRevert, 2607}, // the child's access was reverted
 		want{listed, 107}, want{sender, 107}, want{probe, 107}, want{header.Coinbase, 107},
 	)
 	addrs := make([]common.Address, len(wants))
