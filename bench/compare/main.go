@@ -29,7 +29,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -200,7 +199,7 @@ func measureBurst(kind nodeKind, b writes.Burst, round int, prof profiler) *writ
 			fmt.Fprintf(os.Stderr, "%s round %d %s: %v\n", b.Kind, round+1, kind.key, err)
 			return nil
 		}
-		again := result.Steal > maxStealShare*float64(runtime.NumCPU()) && try < maxReruns
+		again := remeasure(result.Steal, try)
 		note := ""
 		if again {
 			note = "  (steal: measured again)"

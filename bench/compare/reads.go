@@ -201,6 +201,12 @@ const (
 	maxReruns     = 2
 )
 
+// remeasure says whether a measurement during which the hypervisor took
+// steal cores, on its try-th try (0 the first), is to be taken again.
+func remeasure(steal float64, try int) bool {
+	return steal > maxStealShare*float64(runtime.NumCPU()) && try < maxReruns
+}
+
 // measureSlice runs one slice of wrk on the node, again while the steal
 // was too high, and prints each try after label.
 func measureSlice(wrk, script string, node *peer.Node, conns int, slice time.Duration, label string) *readResult {
@@ -210,7 +216,7 @@ func measureSlice(wrk, script string, node *peer.Node, conns int, slice time.Dur
 			fatalf("%s: %v", label, err)
 		}
 		r.reruns = try
-		again := r.steal > maxStealShare*float64(runtime.NumCPU()) && try < maxReruns
+		again := remeasure(r.steal, try)
 		note := ""
 		if again {
 			note = "  (steal: measured again)"

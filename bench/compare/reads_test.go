@@ -1,6 +1,7 @@
 package main
 
 import (
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -34,5 +35,18 @@ func TestSliceLength(t *testing.T) {
 		if got := sliceLength(c.dur, c.n); got != c.want {
 			t.Errorf("sliceLength(%v, %d) = %v, want %v", c.dur, c.n, got, c.want)
 		}
+	}
+}
+
+func TestRemeasure(t *testing.T) {
+	over := maxStealShare*float64(runtime.NumCPU()) + 0.01
+	if !remeasure(over, 0) || !remeasure(over, maxReruns-1) {
+		t.Fatal("a measurement over the steal share is not taken again")
+	}
+	if remeasure(over, maxReruns) {
+		t.Fatalf("taken again after %d re-measurements", maxReruns)
+	}
+	if remeasure(0, 0) || remeasure(maxStealShare*float64(runtime.NumCPU()), 0) {
+		t.Fatal("taken again at or under the steal share")
 	}
 }
