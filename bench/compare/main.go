@@ -204,8 +204,8 @@ func measureBurst(kind nodeKind, b writes.Burst, round int, prof profiler) *writ
 		if again {
 			note = "  (steal: measured again)"
 		}
-		fmt.Fprintf(os.Stderr, "%-5s round %d  %-18s %6.0f tx/s  committed %d/%d in %d blocks  node CPU %3.0f%%  bench CPU %3.0f%%  steal %3.0f%%  explorer +%.2f s  load %s%s\n",
-			b.Kind, round+1, kind.key, result.TPS, result.Committed, b.Txs, result.Blocks, 100*result.NodeCPU, 100*result.BenchCPU,
+		fmt.Fprintf(os.Stderr, "%-5s round %d  %-18s %6.0f tx/s  committed %d/%d in %d blocks, drain %3.0f ms  node CPU %3.0f%%  bench CPU %3.0f%%  steal %3.0f%%  explorer +%.2f s  load %s%s\n",
+			b.Kind, round+1, kind.key, result.TPS, result.Committed, b.Txs, result.Blocks, ms(result.Drain), 100*result.NodeCPU, 100*result.BenchCPU,
 			100*result.Steal, result.CatchUp.Seconds(), loadAvg(), note)
 		if !again {
 			result.Reruns = try

@@ -108,6 +108,7 @@ func (r *report) printWrites(w io.Writer) {
 			}
 		}
 		row(w, fmt.Sprintf("  cores taken by the hypervisor (steal), %d rounds", len(rounds)), cells)
+		r.printDrain(w, rounds)
 		r.printCatchUp(w, rounds)
 	}
 	if r.latency != nil {
@@ -126,6 +127,24 @@ func (r *report) printLatency(w io.Writer, how string, of func(*latency) pcts) {
 	}
 	row(w, fmt.Sprintf("send → receipt, one tx at a time (%d txs, %s), p50 / p99 ms", r.latencyTxs, how), cells)
 }
+
+// printDrain is the row of how long each burst's last blocks took after
+// its last send was answered.
+func (r *report) printDrain(w io.Writer, rounds [][]*writes.Result) {
+	cells := make([]string, len(r.kinds))
+	for i := range r.kinds {
+		var vals []string
+		for _, round := range rounds {
+			if round[i] != nil && round[i].Committed > 0 {
+				vals = append(vals, fmt.Sprintf("%.0f", ms(round[i].Drain)))
+			}
+		}
+		cells[i] = strings.Join(vals, " / ")
+	}
+	row(w, drainLabel, cells)
+}
+
+const drainLabel = "  last send answered → last transfer in a block, ms"
 
 // printCatchUp is the row of how long each explorer took to show the
 // burst's last block after its last receipt, when any node ran one.

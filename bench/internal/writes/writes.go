@@ -61,6 +61,10 @@ type Result struct {
 	// CatchUp is how long after the last receipt the node's explorer
 	// showed the burst's last block (0: no explorer).
 	CatchUp time.Duration
+	// Drain is how long after the last send was answered the last transfer
+	// was in a block: the part of the burst in which the node only finishes
+	// the blocks of what it has admitted.
+	Drain time.Duration
 }
 
 // Dial connects to a node with a connection pool sized for concurrent
@@ -159,6 +163,7 @@ func send(ctx context.Context, eth *ethclient.Client, c *rpc.Client, node *peer.
 		}()
 	}
 	wg.Wait()
+	sent := time.Now()
 	if sendErr != nil {
 		w.stop()
 		return Result{}, sendErr
@@ -185,6 +190,7 @@ func send(ctx context.Context, eth *ethclient.Client, c *rpc.Client, node *peer.
 		Steal: host1.StealSince(host0)}
 	if len(lat) > 0 {
 		r.TPS = float64(len(lat)) / last.Sub(start).Seconds()
+		r.Drain = max(last.Sub(sent), 0)
 		r.P50, r.P90, r.P99, r.Max = Pct(lat, 50), Pct(lat, 90), Pct(lat, 99), lat[len(lat)-1]
 	}
 	if node != nil && node.Explorer != "" && len(lat) > 0 {
