@@ -63,7 +63,7 @@ type fastMethod struct {
 	name    string
 	fn      reflect.Value // bound method
 	hasCtx  bool
-	args    []reflect.Type
+	args    []argType
 	withErr bool // last result is an error
 }
 
@@ -102,7 +102,7 @@ func lookupMethod(svc any, name string) *fastMethod {
 		m.hasCtx, first = true, 1
 	}
 	for i := first; i < t.NumIn(); i++ {
-		m.args = append(m.args, t.In(i))
+		m.args = append(m.args, newArgType(t.In(i)))
 	}
 	switch {
 	case t.NumOut() == 1 && t.Out(0) != errType:
@@ -242,28 +242,28 @@ func (f *fastPath) decode(body []byte, req *request) (*fastMethod, []reflect.Val
 // decodeArgs decodes positional parameters as go-ethereum does: absent or
 // null params are no arguments, missing trailing arguments must be pointers
 // (then nil). scanned tells that scanCall has validated the JSON.
-func decodeArgs(raw []json.RawMessage, types []reflect.Type, scanned bool) ([]reflect.Value, bool) {
+func decodeArgs(raw []json.RawMessage, types []argType, scanned bool) ([]reflect.Value, bool) {
 	if len(raw) > len(types) {
 		return nil, false
 	}
 	args := make([]reflect.Value, len(types))
-	for i, t := range types {
+	for i, at := range types {
 		if i >= len(raw) {
-			if t.Kind() != reflect.Pointer {
+			if at.t.Kind() != reflect.Pointer {
 				return nil, false
 			}
-			args[i] = reflect.Zero(t)
+			args[i] = reflect.Zero(at.t)
 			continue
 		}
 		if scanned {
-			v, ok := decodeScanned(raw[i], t)
+			v, ok := at.decodeScanned(raw[i])
 			if !ok {
 				return nil, false
 			}
 			args[i] = v
 			continue
 		}
-		v := reflect.New(t)
+		v := reflect.New(at.t)
 		if json.Unmarshal(raw[i], v.Interface()) != nil {
 			return nil, false
 		}
