@@ -117,12 +117,13 @@ func TestEncodeResultLikeMarshal(t *testing.T) {
 // work and the method aside).
 func BenchmarkFastAnswer(b *testing.B) {
 	old := fastMethods
-	fastMethods = []string{"eth_blockNumber", "eth_getBalance"}
+	fastMethods = []string{"eth_blockNumber", "eth_getBalance", "eth_call"}
 	defer func() { fastMethods = old }()
 	f := newFastPath(nil, map[string][]any{"eth": {testService{}}}, 1<<20, nil)
 	for _, body := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}`,
 		`{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":["0x0000000000000000000000000000000000000007","latest"]}`,
+		`{"jsonrpc":"2.0","id":1,"method":"eth_call","params":["0x0102","latest"]}`,
 	} {
 		b.Run(body[34:48], func(b *testing.B) {
 			var out bytes.Buffer
