@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -372,7 +373,8 @@ func parseHead(h []byte, bodyLimit int) (int, bool) {
 				return 0, false
 			}
 		case asciiFold(name, "content-type"):
-			if types++; !jsonContentType(string(value)) {
+			// The usual value compares without a string made of it.
+			if types++; string(value) != "application/json" && !jsonContentType(string(value)) {
 				return 0, false
 			}
 		case asciiFold(name, "host"):
@@ -439,12 +441,21 @@ func visibleASCII(b []byte) bool {
 // tokenBytes: a header name as RFC 9110 allows it.
 func tokenBytes(b []byte) bool {
 	for _, c := range b {
-		if c <= ' ' || c >= 0x7f || bytes.IndexByte([]byte(`"(),/:;<=>?@[\]{}`), c) >= 0 {
+		if !tokenChar[c] {
 			return false
 		}
 	}
 	return true
 }
+
+// tokenChar: visible ASCII but the separators (a table: testing each byte
+// against the separator list was 3% of an eth_getBalance).
+var tokenChar = func() (t [256]bool) {
+	for c := '!'; c < 0x7f; c++ {
+		t[c] = !strings.ContainsRune(`"(),/:;<=>?@[\]{}`, c)
+	}
+	return t
+}()
 
 // fieldValue: no control characters but tab (net/http refuses them).
 func fieldValue(b []byte) bool {

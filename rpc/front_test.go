@@ -241,3 +241,14 @@ func TestFrontLargeBody(t *testing.T) {
 		}
 	}
 }
+
+// tokenChar holds exactly RFC 9110's tchar: the bytes a header name may
+// have (a name with any other goes to net/http).
+func TestTokenChar(t *testing.T) {
+	tchar := "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	for c := 0; c < 256; c++ {
+		if want := strings.IndexByte(tchar, byte(c)) >= 0; tokenChar[c] != want {
+			t.Errorf("tokenChar[%q] = %v, want %v", byte(c), tokenChar[c], want)
+		}
+	}
+}
