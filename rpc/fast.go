@@ -17,6 +17,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	gethrpc "github.com/ethereum/go-ethereum/rpc"
 )
 
@@ -65,6 +66,8 @@ type fastMethod struct {
 	hasCtx  bool
 	args    []argType
 	withErr bool // last result is an error
+	// plain calls the method directly (plainCall); nil: through fn.
+	plain func() any
 }
 
 var (
@@ -111,6 +114,7 @@ func lookupMethod(svc any, name string) *fastMethod {
 	default:
 		return nil
 	}
+	m.plain = plainCall(fn)
 	return m
 }
 
@@ -272,6 +276,42 @@ func decodeArgs(raw []json.RawMessage, types []argType, scanned bool) ([]reflect
 	return args, true
 }
 
+// invoke calls the method with ctx (if it takes one) and args, and returns
+// its result and its error.
+func (m *fastMethod) invoke(ctx context.Context, args []reflect.Value) (any, error) {
+	if m.plain != nil {
+		return m.plain(), nil
+	}
+	in := args
+	if m.hasCtx {
+		// ctx as a value of the parameter's interface type: a concrete
+		// context type would be checked against context.Context's method
+		// set on every call (3% of an eth_call).
+		in = append([]reflect.Value{reflect.ValueOf(&ctx).Elem()}, args...)
+	}
+	out := m.fn.Call(in)
+	if m.withErr && !out[1].IsNil() {
+		return nil, out[1].Interface().(error)
+	}
+	return out[0].Interface(), nil
+}
+
+// plainCall calls fn without reflect when it is one of the shapes of the
+// fast methods without parameters (eth_blockNumber, eth_chainId,
+// eth_baseFee, web3_clientVersion, net_version); nil for any other.
+// reflect.Value.Call was 4% of an eth_blockNumber.
+func plainCall(fn reflect.Value) func() any {
+	switch f := fn.Interface().(type) {
+	case func() hexutil.Uint64:
+		return func() any { return f() }
+	case func() *hexutil.Big:
+		return func() any { return f() }
+	case func() string:
+		return func() any { return f() }
+	}
+	return nil
+}
+
 // response is what one call answers: a result or an error.
 type response struct {
 	result json.RawMessage
@@ -290,23 +330,16 @@ func (f *fastPath) call(ctx context.Context, name string, m *fastMethod, args []
 			resp = response{err: &rpcError{code: -32603, msg: "method handler crashed"}}
 		}
 	}()
-	in := args
-	if m.hasCtx {
-		// ctx as a value of the parameter's interface type: a concrete
-		// context type would be checked against context.Context's method
-		// set on every call (3% of an eth_call).
-		in = append([]reflect.Value{reflect.ValueOf(&ctx).Elem()}, args...)
-	}
-	out := m.fn.Call(in)
+	result, err := m.invoke(ctx, args)
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return response{err: &rpcError{code: -32002, msg: "request timed out"}}
 	}
-	if m.withErr && !out[1].IsNil() {
-		return response{err: out[1].Interface().(error)}
+	if err != nil {
+		return response{err: err}
 	}
 	// As go-ethereum: a json.Marshaler (an encoded block) encodes itself,
 	// without json.Marshal's validation pass.
-	enc, err := encodeResult(out[0].Interface())
+	enc, err := encodeResult(result)
 	if err != nil {
 		return response{err: &rpcError{code: -32603, msg: err.Error()}}
 	}

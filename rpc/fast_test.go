@@ -21,6 +21,8 @@ import (
 type testService struct{}
 
 func (testService) BlockNumber() hexutil.Uint64 { return 0x1234 }
+func (testService) ChainId() *hexutil.Big       { return nil }
+func (testService) Version() string             { return "<ember & \u2028>" }
 func (testService) GetBalance(a common.Address, b gethrpc.BlockNumberOrHash) (*hexutil.Big, error) {
 	if n, ok := b.Number(); ok && n > 100 {
 		return nil, errors.New("header not found")
@@ -61,17 +63,25 @@ func TestFastPathAnswersLikeGeth(t *testing.T) {
 	var fellBack int
 	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fellBack++; geth.ServeHTTP(w, r) })
 	old := fastMethods
-	fastMethods = []string{"eth_blockNumber", "eth_getBalance", "eth_call", "eth_getCode", "eth_estimateGas"}
+	fastMethods = []string{"eth_blockNumber", "eth_getBalance", "eth_call", "eth_getCode", "eth_estimateGas", "eth_chainId", "eth_version"}
 	defer func() { fastMethods = old }()
 	fast := newFastPath(next, map[string][]any{"eth": {testService{}}}, 1<<20, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if len(fast.methods) != 5 {
+	if len(fast.methods) != 7 {
 		t.Fatalf("fast methods found: %d", len(fast.methods))
+	}
+	for name, m := range fast.methods {
+		if plain := name == "eth_blockNumber" || name == "eth_chainId" || name == "eth_version"; (m.plain != nil) != plain {
+			t.Errorf("%s: called without reflect = %v, want %v", name, m.plain != nil, plain)
+		}
 	}
 	for _, c := range []struct {
 		body string
 		fast bool
 	}{
 		{`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}`, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}`, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_version"}`, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_version","params":[1]}`, false},
 		{`{"jsonrpc":"2.0","id":"<a&b>\u00e9","method":"eth_blockNumber"}`, true},
 		{`{ "jsonrpc" : "2.0" , "id" : 1e3 , "method" : "eth_blockNumber" , "params" : [ ] }`, true},
 		{`{"jsonrpc":"2.0","id":"x","method":"eth_getBalance","params":["0x0000000000000000000000000000000000000007","latest"]}`, true},

@@ -156,6 +156,7 @@ func (f *front) serveConn(c net.Conn) {
 	in := &reqBuf{buf: make([]byte, f.bufSize)}
 	out := new(bytes.Buffer)
 	body := new(bytes.Buffer)
+	var writeDeadline lazyDeadline
 	for {
 		req, err := in.next(c, f.fast.bodyLimit, f.idle, f.read)
 		if err != nil {
@@ -171,8 +172,8 @@ func (f *front) serveConn(c net.Conn) {
 				out.Reset()
 				writeHead(out, body.Len(), now)
 				out.Write(body.Bytes())
-				if f.write > 0 {
-					c.SetWriteDeadline(now.Add(f.write))
+				if writeDeadline.extend(now, f.write) {
+					c.SetWriteDeadline(writeDeadline.at)
 				}
 				if _, err := c.Write(out.Bytes()); err != nil {
 					f.untrack(c)
@@ -232,22 +233,28 @@ type fastRequest struct {
 type reqBuf struct {
 	buf        []byte
 	start, end int
-	deadline   time.Time // the connection's read deadline
+	deadline   lazyDeadline // the connection's read deadline
 }
 
-// extendDeadline sets the read deadline to about d from now for the wait
-// for the next request. A deadline already within a tenth of d (at most a
-// second) of that is kept: resetting a timer for every request of a busy
-// connection cost more than the rest of parsing it.
-func (b *reqBuf) extendDeadline(c net.Conn, d time.Duration) {
+// lazyDeadline is a connection's read or write deadline, for a wait or a
+// write that may last about d. A deadline already within a tenth of d (at
+// most a second) of now+d is kept: resetting the runtime's timer for every
+// request of a busy connection cost more than the rest of parsing it, and
+// for every answer 1.5% of an eth_blockNumber.
+type lazyDeadline struct{ at time.Time }
+
+// extend reports whether the deadline moved to now+d; the caller then sets
+// the connection's to at.
+func (l *lazyDeadline) extend(now time.Time, d time.Duration) bool {
 	if d <= 0 {
-		return
+		return false
 	}
-	want := time.Now().Add(d)
-	if want.Sub(b.deadline) > min(d/10, time.Second) || b.deadline.After(want) {
-		b.deadline = want
-		c.SetReadDeadline(want)
+	want := now.Add(d)
+	if want.Sub(l.at) > min(d/10, time.Second) || l.at.After(want) {
+		l.at = want
+		return true
 	}
+	return false
 }
 
 func (b *reqBuf) pending() []byte { return b.buf[b.start:b.end] }
@@ -282,8 +289,8 @@ func (b *reqBuf) next(c net.Conn, bodyLimit int, idle, read time.Duration) (fast
 				return fastRequest{take: true, body: p[end+4 : size], size: size}, nil
 			}
 			if read > 0 { // the rest of the body within the read timeout
-				b.deadline = time.Now().Add(read)
-				c.SetReadDeadline(b.deadline)
+				b.deadline.at = time.Now().Add(read)
+				c.SetReadDeadline(b.deadline.at)
 			}
 			if err := b.fill(c, size); err != nil {
 				return fastRequest{}, err
@@ -297,10 +304,12 @@ func (b *reqBuf) next(c net.Conn, bodyLimit int, idle, read time.Duration) (fast
 		// within the read timeout.
 		if len(p) == 0 && !waited {
 			waited = true
-			b.extendDeadline(c, idle)
+			if b.deadline.extend(time.Now(), idle) {
+				c.SetReadDeadline(b.deadline.at)
+			}
 		} else if read > 0 {
-			b.deadline = time.Now().Add(read)
-			c.SetReadDeadline(b.deadline)
+			b.deadline.at = time.Now().Add(read)
+			c.SetReadDeadline(b.deadline.at)
 		}
 		if err := b.fill(c, len(p)+1); err != nil {
 			return fastRequest{}, err

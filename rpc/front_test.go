@@ -252,3 +252,28 @@ func TestTokenChar(t *testing.T) {
 		}
 	}
 }
+
+// A deadline moves to now+d only when that is more than a tenth of d (at
+// most a second) later, or when it is earlier.
+func TestLazyDeadline(t *testing.T) {
+	var l lazyDeadline
+	now := time.Unix(1000, 0)
+	if !l.extend(now, 30*time.Second) || !l.at.Equal(now.Add(30*time.Second)) {
+		t.Fatalf("first extend: at %v", l.at)
+	}
+	if l.extend(now.Add(999*time.Millisecond), 30*time.Second) {
+		t.Fatal("moved for 0.999 s of a 30 s deadline")
+	}
+	if !l.extend(now.Add(1001*time.Millisecond), 30*time.Second) || !l.at.Equal(now.Add(31001*time.Millisecond)) {
+		t.Fatalf("kept after 1.001 s: at %v", l.at)
+	}
+	if !l.extend(now.Add(2*time.Second), 5*time.Second) || !l.at.Equal(now.Add(7*time.Second)) {
+		t.Fatalf("a shorter d did not bring it earlier: at %v", l.at)
+	}
+	if l.extend(now.Add(2400*time.Millisecond), 5*time.Second) {
+		t.Fatal("moved for 0.4 s of a 5 s deadline (a tenth is 0.5 s)")
+	}
+	if l.extend(now.Add(time.Hour), 0) {
+		t.Fatal("moved for d = 0 (no timeout)")
+	}
+}
