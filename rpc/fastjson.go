@@ -328,9 +328,8 @@ var unmarshalerType = reflect.TypeOf((*json.Unmarshaler)(nil)).Elem()
 // the method is looked up: reflect's Implements walks a method set, which
 // per call was 2% of an eth_getBalance.
 type argType struct {
-	t     reflect.Type
-	block bool // BlockNumberOrHash or a pointer to one: block tags directly
-	how   argDecode
+	t   reflect.Type
+	how argDecode
 }
 
 type argDecode uint8
@@ -343,7 +342,7 @@ const (
 )
 
 func newArgType(t reflect.Type) argType {
-	a := argType{t: t, block: t == blockNumberOrHashType || t == blockNumberOrHashPtr}
+	a := argType{t: t}
 	switch {
 	case t.Kind() == reflect.Pointer && t.Implements(unmarshalerType):
 		a.how = decodePtrUnmarsh
@@ -357,20 +356,15 @@ func newArgType(t reflect.Type) argType {
 
 // decodeScanned decodes one argument the scanner has already validated as
 // JSON, as json.Unmarshal into a *t would, without its validation pass: a
-// type with an UnmarshalJSON method gets the raw text (a pointer type gets
-// nil for null, as encoding/json sets it), a bool its literal, a flat
-// object of strings its fields (decodeFlat); anything else goes through
+// block tag into a BlockNumberOrHash directly (blockTag), a type with an
+// UnmarshalJSON method gets the raw text (a pointer type gets nil for
+// null, as encoding/json sets it), a bool its literal, a flat object of
+// strings its fields (decodeFlat); anything else goes through
 // json.Unmarshal.
-func decodeScanned(raw []byte, t reflect.Type) (reflect.Value, bool) {
-	return newArgType(t).decodeScanned(raw)
-}
-
 func (a argType) decodeScanned(raw []byte) (reflect.Value, bool) {
 	t := a.t
-	if a.block {
-		if v, ok := blockTag(raw, t); ok {
-			return v, true
-		}
+	if v, ok := blockTag(raw, t); ok {
+		return v, true
 	}
 	switch {
 	case a.how == decodePtrUnmarsh:

@@ -84,7 +84,7 @@ func TestDecodeScannedLikeUnmarshal(t *testing.T) {
 		`{"blockHash":"0x0000000000000000000000000000000000000000000000000000000000000001"}`, `{"blockNumber":"0x1"}`, `1`, `"abc"`, `[]`}
 	for _, typ := range types {
 		for _, raw := range raws {
-			got, gotOK := decodeScanned([]byte(raw), typ)
+			got, gotOK := newArgType(typ).decodeScanned([]byte(raw))
 			want := reflect.New(typ)
 			wantOK := json.Unmarshal([]byte(raw), want.Interface()) == nil
 			if gotOK != wantOK {
