@@ -2,8 +2,6 @@ package node
 
 import (
 	"context"
-	"net"
-	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
@@ -12,41 +10,6 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
 )
-
-func freeAddr(t testing.TB) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
-// startDevNode runs a dev node in this process.
-func startDevNode(t testing.TB) *Node {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("starts a node: skipped with -short")
-	}
-	home := filepath.Join(t.TempDir(), "home")
-	if err := InitHome(InitOptions{Home: home, Moniker: "leak", ChainID: "ember_31337-1", Dev: true}); err != nil {
-		t.Fatal(err)
-	}
-	n, err := New(home, Overrides{
-		JSONRPCAddress: freeAddr(t), JSONRPCWSAddress: freeAddr(t),
-		RPCLaddr: "tcp://" + freeAddr(t), P2PLaddr: "tcp://" + freeAddr(t), LogLevel: "warn",
-		// Free ports for every listener: fuzzing runs this in two processes.
-		RESTAddress: freeAddr(t), ExplorerAddress: freeAddr(t), GRPCAddress: freeAddr(t), MetricsAddress: freeAddr(t),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := n.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(n.Stop)
-	return n
-}
 
 // TestSubscriptionsFreedWithConnection opens 1,000 WebSocket connections,
 // each subscribing to newHeads, logs and newPendingTransactions, and closes

@@ -123,6 +123,7 @@ type Node struct {
 	journalStop chan struct{} // ends the journal's rotation
 	journalDone chan struct{} // closed when it has
 	journalOnce sync.Once     // stopJournal's work, once
+	stopOnce    sync.Once     // Stop's work, once
 	minGas      minGasPrice   // miner_setGasPrice's lock and whether a flag fixed the price
 
 	metrics     *metrics.Metrics // nil unless [metrics] enable (metrics.go)
@@ -271,8 +272,14 @@ func loadCometConfig(home string) (*cmtcfg.Config, error) {
 }
 
 // Start runs CometBFT (which replays any blocks the store lacks) and then
-// the JSON-RPC server.
-func (n *Node) Start() error {
+// the JSON-RPC server. A start that fails stops what it had started, so its
+// ports, databases and locks are free again when it returns.
+func (n *Node) Start() (err error) {
+	defer func() {
+		if err != nil {
+			n.Stop()
+		}
+	}()
 	cmtLog, err := newCometLogger(n.log, n.cfg.Log.CometBFTLevel)
 	if err != nil {
 		return err
@@ -299,6 +306,13 @@ func (n *Node) Start() error {
 	if err != nil {
 		return err
 	}
+	defer func() {
+		if err != nil && !cmt.IsRunning() {
+			// Made, or started only in part (its RPC listens before its P2P):
+			// Stop would not reach it, so close its listeners and stores here.
+			cmt.OnStop()
+		}
+	}()
 	if err := n.startExplorer(); err != nil {
 		return err
 	}
@@ -314,19 +328,16 @@ func (n *Node) Start() error {
 	}
 	n.awaitState() // statesync.go
 	if err := n.startJournal(); err != nil {
-		n.Stop()
 		return err
 	}
 	if n.cfg.JSONRPC.Enable {
 		if err := n.startRPC(); err != nil {
-			n.Stop()
 			return err
 		}
 	}
 	if n.cfg.REST.Enable {
 		srv, err := rest.Start(n.cfg.REST.Address, n.services, n.log.With("module", "rest"))
 		if err != nil {
-			n.Stop()
 			return err
 		}
 		n.rest = srv
@@ -334,13 +345,11 @@ func (n *Node) Start() error {
 	if n.cfg.GRPC.Enable {
 		srv, err := grpcapi.Start(n.cfg.GRPC.Address, n.cosmos, n.log.With("module", "grpc"))
 		if err != nil {
-			n.Stop()
 			return err
 		}
 		n.grpc = srv
 	}
 	if err := n.startMetrics(); err != nil {
-		n.Stop()
 		return err
 	}
 	head := n.store.Head()
@@ -466,7 +475,10 @@ func (n *Node) stopComet() {
 func (n *Node) comet() *cmtnode.Node { return n.cmt.Load() }
 
 // Stop shuts down the JSON-RPC server, CometBFT and the store, in that order.
-func (n *Node) Stop() {
+// Only the first call does anything: a failed Start has already stopped.
+func (n *Node) Stop() { n.stopOnce.Do(n.stop) }
+
+func (n *Node) stop() {
 	n.stopMetrics()
 	if n.rpc != nil {
 		n.rpc.Stop()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math/big"
 	"net"
-	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -22,31 +21,10 @@ import (
 // transactions until its notification queue overflows: the node must close
 // that connection and free its subscription, and keep serving others.
 func TestSlowSubscriberIsDisconnected(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a node: skipped with -short")
-	}
 	key, _ := accounts.DeriveKey(accounts.TestMnemonic, 0)
-	home := filepath.Join(t.TempDir(), "home")
-	if err := InitHome(InitOptions{Home: home, Moniker: "slow", ChainID: "ember_31337-1", Dev: true,
-		Alloc: FundAll([]common.Address{key.Address}, new(big.Int).Lsh(big.NewInt(1), 100))}); err != nil {
-		t.Fatal(err)
-	}
-	cfg, _ := LoadConfig(home)
-	cfg.JSONRPC.NotificationQueue = 4
-	if err := WriteConfig(home, cfg); err != nil {
-		t.Fatal(err)
-	}
-	n, err := New(home, Overrides{JSONRPCAddress: freeAddr(t), JSONRPCWSAddress: freeAddr(t),
-		RPCLaddr: "tcp://" + freeAddr(t), P2PLaddr: "tcp://" + freeAddr(t), LogLevel: "error",
-		// Dev homes run every listener: none on its fixed default port.
-		ExplorerAddress: freeAddr(t), RESTAddress: freeAddr(t), GRPCAddress: freeAddr(t), MetricsAddress: freeAddr(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := n.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(n.Stop)
+	n := startDevNodeWith(t, InitOptions{Moniker: "slow",
+		Alloc: FundAll([]common.Address{key.Address}, new(big.Int).Lsh(big.NewInt(1), 100))},
+		func(cfg *Config) { cfg.JSONRPC.NotificationQueue = 4 })
 
 	dialer := websocket.Dialer{NetDial: func(network, addr string) (net.Conn, error) {
 		d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
