@@ -38,7 +38,7 @@ var (
 // the server on first use. It fails t when no server can be started.
 func DSN(t testing.TB) string {
 	t.Helper()
-	once.Do(func() { startErr = start() })
+	once.Do(func() { startErr = startOnFreePort() })
 	if startErr != nil {
 		t.Fatalf("PostgreSQL test server: %v", startErr)
 	}
@@ -71,13 +71,24 @@ func Stop() {
 	dir = ""
 }
 
-// start runs the script on a free port and waits for the first connection.
-func start() error {
-	d, err := os.MkdirTemp("", "ember-pg-")
-	if err != nil {
-		return err
+// startOnFreePort starts the server, again on another port when its port
+// was taken between choosing it and binding it (packages test in parallel).
+func startOnFreePort() error {
+	for attempt := 1; ; attempt++ {
+		port, err := freePort()
+		if err != nil {
+			return err
+		}
+		err = start(port)
+		if err == nil || attempt == 3 || !strings.Contains(err.Error(), "already in use") {
+			return err
+		}
 	}
-	port, err := freePort()
+}
+
+// start runs the script on port and waits for the first connection.
+func start(port int) error {
+	d, err := os.MkdirTemp("", "ember-pg-")
 	if err != nil {
 		return err
 	}
