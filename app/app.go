@@ -72,7 +72,8 @@ type App struct {
 	// CheckTx does not recover them again.
 	prechecked sync.Map // pool.Key -> *types.Transaction
 
-	arrived arrivals // a tx admitted as pending, for an empty dev proposal (proofwait.go)
+	arrived arrivals       // a tx admitted as pending, for an empty dev proposal (proofwait.go)
+	local   localAdmission // a dev chain's admission without CometBFT's mempool (local.go); guarded by checkMu
 
 	checkMu    sync.Mutex
 	checkState *state.StateDB // state at the durable head, for CheckTx; guarded by checkMu

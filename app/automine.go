@@ -56,6 +56,41 @@ func (a *App) heldFor(txs [][]byte) []*pool.Tx {
 	if len(m.held) == 0 || (m.off.Load() && !mines(txs)) {
 		return nil
 	}
+	return a.pruneHeld()
+}
+
+// proposable is what a proposal takes when proposals take from the pool
+// (local.go): every pending transaction, but those held while automine is
+// off unless the proposal mines.
+func (a *App) proposable(txs [][]byte) []*pool.Tx {
+	pending := a.pool.Pending()
+	m := &a.manual
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.held) == 0 {
+		return pending
+	}
+	held := a.pruneHeld()
+	if !m.off.Load() || mines(txs) {
+		return pending
+	}
+	skip := make(map[pool.Key]bool, len(held))
+	for _, ptx := range held {
+		skip[ptx.Key] = true
+	}
+	out := pending[:0]
+	for _, ptx := range pending {
+		if !skip[ptx.Key] {
+			out = append(out, ptx)
+		}
+	}
+	return out
+}
+
+// pruneHeld drops the held transactions no longer pending from the list
+// and returns the others, in order. Caller holds a.manual.mu.
+func (a *App) pruneHeld() []*pool.Tx {
+	m := &a.manual
 	out := make([]*pool.Tx, 0, len(m.held))
 	kept := m.held[:0]
 	for _, key := range m.held {

@@ -43,29 +43,50 @@ func (a *App) CheckTx(_ context.Context, req *abci.RequestCheckTx) (*abci.Respon
 		return a.recheck(key), nil
 	}
 	// The stateless checks (signature recovery included) need no lock.
-	var (
-		ptx  *pool.Tx
-		code uint32
-		err  error
-	)
-	isNative := native.IsNative(req.Tx) // a Cosmos TxRaw (native.go)
-	if !isNative && a.pool.Get(key) == nil {
-		if ptx, code, err = a.decode(req.Tx, key, nil); err != nil {
-			return refusal(code, err), nil
+	var ptx *pool.Tx
+	if !native.IsNative(req.Tx) { // else a Cosmos TxRaw (native.go)
+		var res *abci.ResponseCheckTx
+		if ptx, res = a.decodeUnpooled(req.Tx, key); res != nil {
+			return res, nil
 		}
 	}
 	a.checkMu.Lock()
 	defer a.checkMu.Unlock()
+	return a.checkLocked(req.Tx, key, ptx)
+}
+
+// decodeUnpooled runs the stateless checks on an EVM transaction the pool
+// does not hold (ptx nil when it does), or returns their refusal.
+func (a *App) decodeUnpooled(raw []byte, key pool.Key) (*pool.Tx, *abci.ResponseCheckTx) {
+	if a.pool.Get(key) != nil {
+		return nil, nil
+	}
+	ptx, code, err := a.decode(raw, key, nil)
+	if err != nil {
+		return nil, refusal(code, err)
+	}
+	return ptx, nil
+}
+
+// checkLocked is CheckTx's stateful part; an EVM transaction comes decoded
+// (ptx) unless the pool held it then. Caller holds checkMu.
+func (a *App) checkLocked(raw []byte, key pool.Key, ptx *pool.Tx) (*abci.ResponseCheckTx, error) {
 	if err := a.ensureCheckState(); err != nil {
 		return nil, err
 	}
 	if known := a.pool.Get(key); known != nil {
 		return a.resubmitted(known), nil
 	}
-	if isNative {
-		return a.checkNative(req.Tx, key), nil
+	if native.IsNative(raw) {
+		return a.checkNative(raw, key), nil
 	}
-	if code, err = a.validate(ptx); err != nil {
+	if ptx == nil { // pooled when decodeUnpooled looked, gone since
+		var res *abci.ResponseCheckTx
+		if ptx, res = a.decodeUnpooled(raw, key); res != nil {
+			return res, nil
+		}
+	}
+	if code, err := a.validate(ptx); err != nil {
 		return refusal(code, err), nil
 	}
 	added, err := a.pool.Add(ptx, a.checkState.GetNonce(ptx.Sender), a.nextBaseFee())
@@ -137,6 +158,9 @@ func (a *App) admitted(ptx *pool.Tx, added pool.Added) *abci.ResponseCheckTx {
 // one whose gap has filled is promoted (this is how the node's promoter
 // moves it into CometBFT's mempool); anything else is "already known".
 func (a *App) resubmitted(ptx *pool.Tx) *abci.ResponseCheckTx {
+	if res := a.woken(ptx); res != nil { // local.go
+		return res
+	}
 	if a.pool.StatusOf(ptx.Key) != pool.Queued {
 		return refusal(CodeNonce, txpool.ErrAlreadyKnown)
 	}

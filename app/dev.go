@@ -317,5 +317,8 @@ func (a *App) Rewound() error {
 	d.mu.Unlock()
 	a.checkMu.Lock()
 	defer a.checkMu.Unlock()
+	if a.local.on {
+		a.local.idle = true // the new CometBFT waits for a transaction
+	}
 	return a.resetCheckState()
 }

@@ -166,6 +166,7 @@ func (a *App) Commit(context.Context, *abci.RequestCommit) (*abci.ResponseCommit
 	err := a.resetCheckState()
 	if err == nil {
 		a.resetPool(p.rawTxs)
+		a.localCommitted(p.block.Root() != parentRoot) // local.go
 	}
 	a.checkMu.Unlock()
 	if err != nil {

@@ -20,7 +20,7 @@ type minerSettings struct {
 
 // MempoolHooks are how the app asks for changes to CometBFT's mempool that
 // it cannot make from inside an ABCI call (the local client holds one lock
-// across calls, and the mempool calls the app under its own lock). Both are
+// across calls, and the mempool calls the app under its own lock). They are
 // called on the ABCI goroutine and must not block.
 type MempoolHooks struct {
 	// Remove takes out pending transactions the pool displaced (replaced
@@ -29,6 +29,9 @@ type MempoolHooks struct {
 	// Promote asks for the pool's promotable queued transactions to be
 	// resubmitted through CheckTx (see txpool.Pool.Promotable).
 	Promote func()
+	// Wake resubmits a pending transaction through CheckTx so that
+	// CometBFT's mempool holds one and CometBFT starts a block (local.go).
+	Wake func(raw []byte)
 }
 
 // SetMempoolHooks installs the hooks; call it before CometBFT starts.

@@ -23,18 +23,12 @@ func (a *App) PrepareProposal(ctx context.Context, req *abci.RequestPreparePropo
 	if err := a.ensureCheckState(); err != nil {
 		return nil, err
 	}
-	candidates := make([]*pool.Tx, 0, len(req.Txs))
-	for _, raw := range req.Txs {
-		key := pool.KeyOf(raw)
-		if a.pool.StatusOf(key) == pool.Pending {
-			candidates = append(candidates, a.pool.Get(key))
-		}
-	}
-	if a.genesis.Dev {
-		candidates = append(candidates, a.heldFor(req.Txs)...) // automine.go
-	}
-	if arrived { // req.Txs was empty, so nothing is taken twice
-		candidates = a.arrivedTxs()
+	var candidates []*pool.Tx
+	if a.local.on { // local.go
+		a.localProposing()
+		candidates = a.proposable(req.Txs)
+	} else {
+		candidates = a.mempoolCandidates(req.Txs, arrived)
 	}
 	head := a.store.Head()
 	nonce := func(addr common.Address) uint64 { return a.checkState.GetNonce(addr) }
@@ -60,6 +54,27 @@ func (a *App) PrepareProposal(ctx context.Context, req *abci.RequestPreparePropo
 		out = append(out, ptx.Raw)
 	}
 	return &abci.ResponsePrepareProposal{Txs: out}, nil
+}
+
+// mempoolCandidates are the transactions a proposal takes when they come
+// from CometBFT's mempool: those of txs still pending, the held ones this
+// proposal releases, and all pending ones when a proposal of none waited
+// for an arrival.
+func (a *App) mempoolCandidates(txs [][]byte, arrived bool) []*pool.Tx {
+	if arrived { // txs was empty, so nothing is taken twice
+		return a.arrivedTxs()
+	}
+	candidates := make([]*pool.Tx, 0, len(txs))
+	for _, raw := range txs {
+		key := pool.KeyOf(raw)
+		if a.pool.StatusOf(key) == pool.Pending {
+			candidates = append(candidates, a.pool.Get(key))
+		}
+	}
+	if a.genesis.Dev {
+		candidates = append(candidates, a.heldFor(txs)...) // automine.go
+	}
+	return candidates
 }
 
 // protoSize is what raw adds to a block's data, as CometBFT counts it

@@ -115,8 +115,9 @@ func (n *Node) seenBefore(raw []byte) error {
 	return txpool.ErrUnderpriced
 }
 
-// SendTransaction runs CheckTx through CometBFT's mempool (as
-// broadcast_tx_sync does) and waits for its verdict. A queued answer
+// SendTransaction runs CheckTx, through CometBFT's mempool (as
+// broadcast_tx_sync does) unless the app admits it locally (app/local.go),
+// and waits for its verdict. A queued answer
 // (nonce gap: the app's pool holds the tx) is a success, as in geth.
 func (b *backend) SendTransaction(ctx context.Context, tx *types.Transaction, raw []byte) error {
 	if err := b.n.admit(ctx, raw, tx); err != nil {
@@ -136,6 +137,11 @@ func (n *Node) admit(ctx context.Context, raw []byte, decoded *types.Transaction
 		return err
 	}
 	defer n.app.Forget(key)
+	if res, done, err := n.app.AdmitLocal(raw, key); err != nil {
+		return err
+	} else if done {
+		return checkResult(res)
+	}
 	resCh := make(chan *abci.ResponseCheckTx, 1)
 	err = n.comet().Mempool().CheckTx(raw, func(res *abci.ResponseCheckTx) { resCh <- res }, mempool.TxInfo{})
 	switch {
@@ -150,13 +156,19 @@ func (n *Node) admit(ctx context.Context, raw []byte, decoded *types.Transaction
 	}
 	select {
 	case res := <-resCh:
-		if res.Code != abci.CodeTypeOK && res.Code != app.CodeQueued && res.Code != app.CodeHeld {
-			return errors.New(res.Log)
-		}
-		return nil
+		return checkResult(res)
 	case <-ctx.Done():
 		return fmt.Errorf("transaction check not received: %w", ctx.Err())
 	}
+}
+
+// checkResult is CheckTx's verdict as eth_sendRawTransaction's: queued and
+// held transactions are accepted.
+func checkResult(res *abci.ResponseCheckTx) error {
+	if res.Code != abci.CodeTypeOK && res.Code != app.CodeQueued && res.Code != app.CodeHeld {
+		return errors.New(res.Log)
+	}
+	return nil
 }
 
 func (b *backend) Logs(ctx context.Context, q store.LogQuery) ([]*types.Log, error) {

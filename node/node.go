@@ -301,6 +301,9 @@ func (n *Node) Start() (err error) {
 		return fmt.Errorf("load validator: %w", err)
 	}
 	n.coinbase = n.app.RewardAddress(pub.Address())
+	if n.admitsLocally(pub) { // txpool.go
+		n.app.AdmitLocally()
+	}
 	n.cmtStart = cometStart{pv: pv, nodeKey: nodeKey, log: cmtLog}
 	cmt, err := n.newComet() // its handshake writes the genesis or replays blocks
 	if err != nil {

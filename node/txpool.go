@@ -1,6 +1,7 @@
 package node
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	cmtcfg "github.com/cometbft/cometbft/config"
+	"github.com/cometbft/cometbft/crypto"
 	"github.com/cometbft/cometbft/mempool"
 	cmttypes "github.com/cometbft/cometbft/types"
 
@@ -137,6 +139,7 @@ type mempoolWorker struct {
 	mu      sync.Mutex
 	remove  []*txpool.Tx // displaced pending txs to take out
 	promote bool         // resubmit the promotable queued txs
+	wakeTx  []byte       // a pending tx to resubmit, to start a block (app/local.go)
 
 	wake    chan struct{} // capacity 1: requests coalesce
 	quit    chan struct{}
@@ -149,7 +152,16 @@ func newMempoolWorker(mp mempool.Mempool, promotable func() []*txpool.Tx, log *s
 }
 
 func (w *mempoolWorker) hooks() app.MempoolHooks {
-	return app.MempoolHooks{Remove: w.queueRemove, Promote: w.queuePromote}
+	return app.MempoolHooks{Remove: w.queueRemove, Promote: w.queuePromote, Wake: w.queueWake}
+}
+
+// queueWake asks for raw, a pending transaction the app holds, to be
+// resubmitted into CometBFT's mempool so that CometBFT starts a block.
+func (w *mempoolWorker) queueWake(raw []byte) {
+	w.mu.Lock()
+	w.wakeTx = raw
+	w.mu.Unlock()
+	w.signal()
 }
 
 func (w *mempoolWorker) queueRemove(txs []*txpool.Tx) {
@@ -193,9 +205,14 @@ func (w *mempoolWorker) stop() {
 
 func (w *mempoolWorker) work() {
 	w.mu.Lock()
-	remove, promote := w.remove, w.promote
-	w.remove, w.promote = nil, false
+	remove, promote, wakeTx := w.remove, w.promote, w.wakeTx
+	w.remove, w.promote, w.wakeTx = nil, false, nil
 	w.mu.Unlock()
+	if wakeTx != nil {
+		if err := w.mp.CheckTx(wakeTx, nil, mempool.TxInfo{}); err != nil {
+			w.log.Debug("wake CometBFT", "err", err)
+		}
+	}
 	if len(remove) > 0 {
 		// Under the mempool's update lock, as CometBFT's own removals run.
 		w.mp.Lock()
@@ -223,6 +240,26 @@ func (w *mempoolWorker) resubmit() {
 			w.log.Debug("promote queued transaction", "hash", tx.Hash, "err", err)
 		}
 	}
+}
+
+// admitsLocally tells whether transactions sent to this node skip
+// CometBFT's mempool (app/local.go): on a dev chain whose only validator is
+// this node and whose CometBFT waits for transactions to make a block (an
+// --empty-block-interval only bounds the wait). Elsewhere the mempool is
+// what carries them to a proposer, or blocks come on a clock and CometBFT's
+// mempool is where they wait for it, as num_unconfirmed_txs shows.
+func (n *Node) admitsLocally(pub crypto.PubKey) bool {
+	if !n.state.Dev || !n.cmtCfg.Consensus.WaitForTxs() {
+		return false
+	}
+	if vals := n.genesis.Validators; len(vals) > 0 {
+		return len(vals) == 1 && vals[0].PubKey.Equals(pub)
+	}
+	if n.state.Staking == nil {
+		return false
+	}
+	vals := n.state.Staking.Validators
+	return len(vals) == 1 && bytes.Equal(vals[0].ConsensusPubKey, pub.Bytes())
 }
 
 // checkMempoolConfig refuses CometBFT mempool settings the app's pool cannot

@@ -10,6 +10,10 @@
 // cannot be included never makes CometBFT propose a block. The pool decides
 // statuses, the application tells CometBFT (see app/checktx.go): a status
 // only becomes Pending through an answer to CheckTx.
+//
+// A dev chain that makes blocks on demand proposes straight from the pool
+// (ProposeFromPool, app/local.go): there, pending transactions sent to this
+// node skip CometBFT's mempool.
 package txpool
 
 import (
@@ -108,6 +112,7 @@ type Pool struct {
 	queued   int    // queued txs in all accounts
 	height   uint64 // of the last Reset
 	evicted  uint64 // txs dropped for room or for the queued lifetime, since New
+	fromPool bool   // proposals take the pending txs from here (ProposeFromPool)
 }
 
 // New returns an empty pool with cfg's limits (zero fields take defaults).
@@ -119,6 +124,16 @@ func New(cfg Config) *Pool {
 		byHash:   make(map[common.Hash]*Tx),
 		accounts: make(map[common.Address]*account),
 	}
+}
+
+// ProposeFromPool tells the pool that block proposals take its pending
+// transactions from it, not from CometBFT's mempool, which may never hold
+// them: Reset then keeps pending those CometBFT did not recheck. Call it
+// before the first transaction.
+func (p *Pool) ProposeFromPool() {
+	p.mu.Lock()
+	p.fromPool = true
+	p.mu.Unlock()
 }
 
 // Config returns the pool's limits.

@@ -303,3 +303,19 @@ func TestResetDemotesUnseen(t *testing.T) {
 		t.Fatalf("promotable %v", got)
 	}
 }
+
+// TestResetKeepsUnseenProposedFromPool: when proposals take pending txs from
+// the pool, CometBFT's mempool may never hold them: Reset keeps them
+// pending without a recheck.
+func TestResetKeepsUnseenProposedFromPool(t *testing.T) {
+	a := newAccount(t)
+	p := New(Config{})
+	p.ProposeFromPool()
+	st := fakeState{nonces: map[common.Address]uint64{}}
+	p.Reset(st, nil, 1)
+	t0 := tx(t, a, 0, 1, 100, 21000)
+	mustAdd(t, p, t0, 0)
+	p.Reset(st, nil, 2)
+	p.Reset(st, nil, 3)
+	wantStats(t, p, 1, 0)
+}

@@ -24,7 +24,9 @@ type State interface {
 // A pending transaction CometBFT did not recheck after the previous block is
 // not in its mempool (CometBFT can still drop a tx CheckTx accepted, when its
 // mempool is full): it is demoted too, so that a resubmission puts it back
-// instead of it blocking its sender's later transactions forever.
+// instead of it blocking its sender's later transactions forever. Unless
+// proposals take them from the pool (ProposeFromPool): then CometBFT's
+// mempool does not matter.
 func (p *Pool) Reset(st State, minTip *big.Int, height uint64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -57,7 +59,7 @@ func (p *Pool) resetAccount(acc *account, nonce uint64, balance, minTip *big.Int
 			continue
 		}
 		if tx.status == Pending {
-			if run == len(kept) && tx.Item.Nonce() == next && tx.seen >= prev {
+			if run == len(kept) && tx.Item.Nonce() == next && (p.fromPool || tx.seen >= prev) {
 				run++
 				next++
 			} else {
