@@ -29,7 +29,7 @@ func TestLocalAdmission(t *testing.T) {
 	a.SetMempoolHooks(MempoolHooks{Wake: func(raw []byte) { woke = append(woke, raw) }})
 	a.AdmitLocally()
 
-	txs := make([][]byte, 4)
+	txs := make([][]byte, 5)
 	for i := range txs {
 		tx, _ := types.SignNewTx(key, types.LatestSignerForChainID(big.NewInt(9000)), &types.DynamicFeeTx{
 			ChainID: big.NewInt(9000), Nonce: uint64(i), GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(10e9), Gas: 21000, To: &common.Address{1},
@@ -106,11 +106,7 @@ func TestLocalAdmission(t *testing.T) {
 	commit(propose([][]byte{txs[2], txs[3]}, txs[2], txs[3]))
 
 	a.SetAutomine(false)
-	tx, _ := types.SignNewTx(key, types.LatestSignerForChainID(big.NewInt(9000)), &types.DynamicFeeTx{
-		ChainID: big.NewInt(9000), Nonce: 4, GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(10e9), Gas: 21000, To: &common.Address{1},
-	})
-	raw, _ := tx.MarshalBinary()
-	admit(raw, false) // automine off: CheckTx holds it, through CometBFT's mempool
-	check(raw, CodeHeld)
+	admit(txs[4], false) // automine off: CheckTx holds it, through CometBFT's mempool
+	check(txs[4], CodeHeld)
 	propose(nil) // held: not proposed until evm_mine
 }
