@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"io"
 	"log/slog"
 	"math/big"
@@ -32,6 +33,27 @@ func newTestApp(t testing.TB, funded common.Address) *App {
 		t.Fatal(err)
 	}
 	return a
+}
+
+// newDevTestApp is newTestApp on a dev chain, with the key it funds.
+func newDevTestApp(t testing.TB) (*App, *ecdsa.PrivateKey) {
+	key, _ := crypto.GenerateKey()
+	a := newTestApp(t, crypto.PubkeyToAddress(key.PublicKey))
+	a.genesis.Dev = true
+	return a, key
+}
+
+// signedTransfer is the bytes of a 21,000-gas transfer of nothing from key
+// with nonce to 0x01 on the test chain, tip 1 wei, fee cap 10 gwei.
+func signedTransfer(t testing.TB, key *ecdsa.PrivateKey, nonce uint64) []byte {
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(big.NewInt(9000)), &types.DynamicFeeTx{
+		ChainID: big.NewInt(9000), Nonce: nonce, GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(10e9), Gas: 21000, To: &common.Address{1},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := tx.MarshalBinary()
+	return raw
 }
 
 // FuzzCheckTx feeds arbitrary bytes to CheckTx: decoding and validation must

@@ -3,14 +3,10 @@ package app
 import (
 	"bytes"
 	"context"
-	"math/big"
 	"testing"
 	"time"
 
 	abci "github.com/cometbft/cometbft/abci/types"
-	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/crypto"
 )
 
 // TestLocalAdmission walks a dev chain with local admission through the
@@ -21,9 +17,7 @@ import (
 // made is resubmitted at its Commit to wake CometBFT, and CheckTx accepts
 // that resubmission once.
 func TestLocalAdmission(t *testing.T) {
-	key, _ := crypto.GenerateKey()
-	a := newTestApp(t, crypto.PubkeyToAddress(key.PublicKey))
-	a.genesis.Dev = true
+	a, key := newDevTestApp(t)
 	a.arrived.wait = time.Millisecond
 	var woke [][]byte
 	a.SetMempoolHooks(MempoolHooks{Wake: func(raw []byte) { woke = append(woke, raw) }})
@@ -31,10 +25,7 @@ func TestLocalAdmission(t *testing.T) {
 
 	txs := make([][]byte, 5)
 	for i := range txs {
-		tx, _ := types.SignNewTx(key, types.LatestSignerForChainID(big.NewInt(9000)), &types.DynamicFeeTx{
-			ChainID: big.NewInt(9000), Nonce: uint64(i), GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(10e9), Gas: 21000, To: &common.Address{1},
-		})
-		txs[i], _ = tx.MarshalBinary()
+		txs[i] = signedTransfer(t, key, uint64(i))
 	}
 	admit := func(raw []byte, wantLocal bool) {
 		t.Helper()

@@ -3,15 +3,11 @@ package app
 import (
 	"bytes"
 	"context"
-	"math/big"
 	"testing"
 	"time"
 
 	abci "github.com/cometbft/cometbft/abci/types"
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/emberchain/ember/devchain"
 )
@@ -20,9 +16,7 @@ import (
 // proof block) waits for a transaction admitted meanwhile and carries it,
 // though CometBFT's mempool offered none; with none admitted it stays empty.
 func TestEmptyDevProposalTakesArrival(t *testing.T) {
-	key, _ := crypto.GenerateKey()
-	a := newTestApp(t, crypto.PubkeyToAddress(key.PublicKey))
-	a.genesis.Dev = true
+	a, key := newDevTestApp(t)
 	empty := &abci.RequestPrepareProposal{MaxTxBytes: 1 << 20}
 	a.arrived.wait = time.Second // a scheduling delay must not make the test miss the wait
 
@@ -31,10 +25,7 @@ func TestEmptyDevProposalTakesArrival(t *testing.T) {
 		t.Fatalf("nothing admitted: proposal %x, %v", res.Txs, err)
 	}
 
-	tx, _ := types.SignNewTx(key, types.LatestSignerForChainID(big.NewInt(9000)), &types.DynamicFeeTx{
-		ChainID: big.NewInt(9000), GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(10e9), Gas: 21000, To: &common.Address{1},
-	})
-	raw, _ := tx.MarshalBinary()
+	raw := signedTransfer(t, key, 0)
 	proposed := make(chan [][]byte)
 	go func() {
 		res, err := a.PrepareProposal(context.Background(), empty)
@@ -58,9 +49,7 @@ func TestEmptyDevProposalTakesArrival(t *testing.T) {
 // a client asks for, unless the proof block takes transactions; on any
 // other empty block it rides at once.
 func TestProofBlockLeavesQueuedEdits(t *testing.T) {
-	key, _ := crypto.GenerateKey()
-	a := newTestApp(t, crypto.PubkeyToAddress(key.PublicKey))
-	a.genesis.Dev = true
+	a, _ := newDevTestApp(t)
 	a.arrived.wait = time.Millisecond
 	ts := hexutil.Uint64(1_800_000_000)
 	a.QueueDevOps(devchain.Op{Kind: devchain.SetTimestamp, Timestamp: &ts})
@@ -95,9 +84,7 @@ func TestProofBlockLeavesQueuedEdits(t *testing.T) {
 // proposal waits for an arrival; a transaction sent then is held for
 // evm_mine, and the proposal stays empty.
 func TestEmptyDevProposalLeavesHeldTxs(t *testing.T) {
-	key, _ := crypto.GenerateKey()
-	a := newTestApp(t, crypto.PubkeyToAddress(key.PublicKey))
-	a.genesis.Dev = true
+	a, key := newDevTestApp(t)
 	a.arrived.wait = 200 * time.Millisecond
 	proposed := make(chan [][]byte)
 	go func() {
@@ -109,10 +96,7 @@ func TestEmptyDevProposalLeavesHeldTxs(t *testing.T) {
 	}()
 	time.Sleep(20 * time.Millisecond) // the proposal is waiting
 	a.SetAutomine(false)
-	tx, _ := types.SignNewTx(key, types.LatestSignerForChainID(big.NewInt(9000)), &types.DynamicFeeTx{
-		ChainID: big.NewInt(9000), GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(10e9), Gas: 21000, To: &common.Address{1},
-	})
-	raw, _ := tx.MarshalBinary()
+	raw := signedTransfer(t, key, 0)
 	if res, err := a.CheckTx(context.Background(), &abci.RequestCheckTx{Tx: raw}); err != nil || res.Code != CodeHeld {
 		t.Fatalf("CheckTx with automine off: %v %v, want held", res, err)
 	}
