@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -33,10 +34,25 @@ func (testService) Call(ctx context.Context, input hexutil.Bytes, b *gethrpc.Blo
 	if len(input) == 0 {
 		return nil, &dataErr{}
 	}
-	if input[0] == 0xff {
+	switch input[0] {
+	case 0xff:
 		panic("boom")
+	case 0xfd: // the context it gets: Done nil, deadline set, 10 ms left
+		at, ok := ctx.Deadline()
+		return hexutil.Bytes{flag(ctx.Done() == nil), flag(ok), byte(max(time.Until(at), 0) / (10 * time.Millisecond))}, nil
+	case 0xfe: // runs past its deadline
+		if at, ok := ctx.Deadline(); ok {
+			time.Sleep(time.Until(at) + 20*time.Millisecond)
+		}
 	}
 	return input, nil
+}
+
+func flag(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
 }
 func (testService) GetCode() (*hexutil.Bytes, error) { return nil, nil }
 func (testService) EstimateGas(args eth.TransactionArgs) (hexutil.Uint64, error) {

@@ -3,10 +3,12 @@ package rpc
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -275,5 +277,46 @@ func TestLazyDeadline(t *testing.T) {
 	}
 	if l.extend(now.Add(time.Hour), 0) {
 		t.Fatal("moved for d = 0 (no timeout)")
+	}
+}
+
+// TestCallDeadline: eth_call gets its request's deadline, 100 ms before the
+// write timeout, as go-ethereum's server gives it; from the front, where
+// only that deadline can end the request, without a Done channel
+// (deadlineOnly; evm.Call turns it into its timer). A call still running at
+// its deadline answers "request timed out" either way.
+func TestCallDeadline(t *testing.T) {
+	for _, noFront := range []bool{false, true} {
+		srv := startFrontServer(t, noFront, func(c *Config) { c.HTTPTimeout = Duration(time.Second) })
+		call := func(input string) string {
+			// Not exchange: the front hands a request asking to close the
+			// connection to net/http.
+			resp, err := http.Post("http://"+srv.Addr("http").String(), "application/json",
+				strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"eth_call","params":["`+input+`"]}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			body, err := io.ReadAll(resp.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(body)
+		}
+		var got struct {
+			Result hexutil.Bytes `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(call("0xfd")), &got); err != nil || len(got.Result) != 3 {
+			t.Fatalf("front %v: context answer %q: %v", !noFront, got.Result, err)
+		}
+		if doneNil := got.Result[0] == 1; doneNil == noFront {
+			t.Errorf("front %v: Done nil = %v", !noFront, doneNil)
+		}
+		if left := got.Result[2]; got.Result[1] != 1 || left < 80 || left > 90 {
+			t.Errorf("front %v: deadline %v, %d0 ms left, want 800-900", !noFront, got.Result[1] == 1, left)
+		}
+		if body, want := call("0xfe"), `{"jsonrpc":"2.0","id":1,"error":{"code":-32002,"message":"request timed out"}}`; body != want {
+			t.Errorf("front %v: past its deadline: %s, want %s", !noFront, body, want)
+		}
 	}
 }
