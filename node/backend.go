@@ -49,16 +49,20 @@ func (b *backend) Transaction(h common.Hash) (*types.Transaction, store.TxLocati
 	return b.n.store.Transaction(h)
 }
 
-// StateAt serves the RPC's reads and calls, which never commit: through the
-// store's per-root read cache.
 func (b *backend) AccountAt(h *types.Header, addr common.Address) (*types.StateAccount, error) {
 	return b.n.store.AccountOf(h, addr)
 }
 
 func (b *backend) BlockAvailable(number uint64) error { return b.n.store.CheckBlock(number) }
 
+// StateAt serves the RPC's reads and calls, which never commit: through the
+// store's per-root read cache.
 func (b *backend) StateAt(h *types.Header) (*state.StateDB, error) {
 	return b.n.store.CachedStateOf(h)
+}
+
+func (b *backend) BorrowState(h *types.Header) (*state.StateDB, func(), error) {
+	return b.n.store.BorrowStateOf(h)
 }
 
 func (b *backend) StateWindow() (oldest, keepRecent uint64) {

@@ -61,6 +61,7 @@ type Store struct {
 	refs    *lru.Cache[uint64, blockRef]           // canonical hash and time by number
 	blocks  *blockCache                            // recent decoded blocks by hash
 	states  *stateCache                            // shared readers of recently read state roots
+	calls   callStates                             // StateDBs lent to eth_call (callstate.go)
 
 	restored restoredFrom // where a state-synced store's data begins (statesync.go)
 	// Pruning (prune.go).

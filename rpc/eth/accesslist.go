@@ -22,7 +22,7 @@ type AccessListResult struct {
 // A call that reverts still gets a list, with the error beside it. State
 // overrides apply as in eth_call.
 func (api *API) CreateAccessList(ctx context.Context, args TransactionArgs, bnh *rpc.BlockNumberOrHash, overrides *StateOverride) (*AccessListResult, error) {
-	env, err := api.prepareCall(args, bnh, overrides, nil)
+	env, err := api.prepareCall(args, bnh, overrides, nil, false)
 	if err != nil {
 		return nil, err
 	}

@@ -343,10 +343,11 @@ func checkTxFee(gasPrice *big.Int, gas uint64, capEther float64) error {
 // latest) without creating a transaction. State and block overrides, in
 // geth's format, change a private copy of the state and the block first.
 func (api *API) Call(ctx context.Context, args TransactionArgs, bnh *rpc.BlockNumberOrHash, overrides *StateOverride, blockOverrides *BlockOverrides) (hexutil.Bytes, error) {
-	env, err := api.prepareCall(args, bnh, overrides, blockOverrides)
+	env, err := api.prepareCall(args, bnh, overrides, blockOverrides, overrides == nil)
 	if err != nil {
 		return nil, err
 	}
+	defer env.done()
 	result, err := evm.Call(ctx, api.b.ChainConfig(), env.blockCtx, env.state, env.msg,
 		evm.CallOptions{Timeout: api.cfg.EVMTimeout, Precompiles: env.precompiles})
 	if err != nil {
@@ -388,19 +389,40 @@ type callEnv struct {
 	blockCtx    vm.BlockContext
 	precompiles vm.PrecompiledContracts
 	msg         *core.Message
+	// giveBack returns a borrowed state (Backend.BorrowState); nil for an
+	// opened one.
+	giveBack func()
+}
+
+// done ends the run: a borrowed state goes back.
+func (env *callEnv) done() {
+	if env.giveBack != nil {
+		env.giveBack()
+	}
 }
 
 // prepareCall opens the state of the given block (default latest), applies
-// the overrides and builds the message to execute.
-func (api *API) prepareCall(args TransactionArgs, bnh *rpc.BlockNumberOrHash, overrides *StateOverride, blockOverrides *BlockOverrides) (*callEnv, error) {
+// the overrides and builds the message to execute. borrow, for a single run
+// without state overrides, borrows the state instead (Backend.BorrowState):
+// the caller ends the run with env.done.
+func (api *API) prepareCall(args TransactionArgs, bnh *rpc.BlockNumberOrHash, overrides *StateOverride, blockOverrides *BlockOverrides, borrow bool) (*callEnv, error) {
 	if err := blockOverrides.check(); err != nil {
 		return nil, err
 	}
-	st, header, err := api.stateAt(orLatest(bnh))
+	header, err := api.headerOf(orLatest(bnh))
 	if err != nil {
 		return nil, err
 	}
-	env := &callEnv{state: st, blockCtx: api.blockContext(header)}
+	env := &callEnv{blockCtx: api.blockContext(header)}
+	if borrow && overrides == nil {
+		env.state, env.giveBack, err = api.b.BorrowState(header)
+	} else {
+		env.state, err = api.b.StateAt(header)
+	}
+	if err != nil {
+		return nil, err
+	}
+	st := env.state
 	blockOverrides.applyContext(&env.blockCtx)
 	env.header = blockOverrides.applyHeader(header)
 	if overrides != nil {
@@ -413,6 +435,7 @@ func (api *API) prepareCall(args TransactionArgs, bnh *rpc.BlockNumberOrHash, ov
 		}
 	}
 	if env.msg, err = args.toMessage(env.header.BaseFee, api.cfg.GasCap); err != nil {
+		env.done()
 		return nil, err
 	}
 	return env, nil
@@ -422,7 +445,7 @@ func (api *API) prepareCall(args TransactionArgs, bnh *rpc.BlockNumberOrHash, ov
 // using geth's estimator on the given block's state (default latest), with
 // the same overrides as eth_call.
 func (api *API) EstimateGas(ctx context.Context, args TransactionArgs, bnh *rpc.BlockNumberOrHash, overrides *StateOverride, blockOverrides *BlockOverrides) (hexutil.Uint64, error) {
-	env, err := api.prepareCall(args, bnh, overrides, blockOverrides)
+	env, err := api.prepareCall(args, bnh, overrides, blockOverrides, false)
 	if err != nil {
 		return 0, err
 	}

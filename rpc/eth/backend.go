@@ -33,6 +33,11 @@ type Backend interface {
 	// StateAt opens the state after block h; a height whose state the
 	// node no longer holds answers *store.StateUnavailableError.
 	StateAt(h *types.Header) (*state.StateDB, error)
+	// BorrowState lends a StateDB of the state after block h for one run
+	// that commits nothing and makes no change outside its journal (no
+	// state overrides), and the func that gives it back after the run;
+	// errors are StateAt's.
+	BorrowState(h *types.Header) (*state.StateDB, func(), error)
 	// AccountAt is one account of that state (nil when it has none),
 	// read without a StateDB.
 	AccountAt(h *types.Header, addr common.Address) (*types.StateAccount, error)
