@@ -160,7 +160,7 @@ func (f *fastPath) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body := buf.Bytes()
 	out := f.getBuf()
 	defer f.bufs.Put(out)
-	ok, err := f.answer(r.Context(), body, out)
+	ok, _, err := f.answer(r.Context(), body, out)
 	switch {
 	case err != nil:
 		http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -182,12 +182,15 @@ func (f *fastPath) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // answer appends to out the whole answer to body when the fast path takes
 // the request (ok). ctx is the HTTP request's context: a method that takes
-// a context gets it bounded as go-ethereum's server bounds it.
-func (f *fastPath) answer(ctx context.Context, body []byte, out *bytes.Buffer) (ok bool, err error) {
+// a context gets it bounded as go-ethereum's server bounds it. done is when
+// the call ended if answer read the clock then (for the metrics), else zero:
+// the front dates its answer with it rather than read the clock again (the
+// clock reads were 3 % of an eth_getBalance's CPU).
+func (f *fastPath) answer(ctx context.Context, body []byte, out *bytes.Buffer) (ok bool, done time.Time, err error) {
 	var req request
 	m, args, ok := f.decode(body, &req)
 	if !ok {
-		return false, nil
+		return false, done, nil
 	}
 	switch {
 	case !m.hasCtx:
@@ -204,9 +207,10 @@ func (f *fastPath) answer(ctx context.Context, body []byte, out *bytes.Buffer) (
 	}
 	resp := f.call(ctx, req.Method, m, args)
 	if f.observer != nil {
-		f.observer.ObserveCall(m.name, errorCode(resp.err), time.Since(start))
+		done = time.Now()
+		f.observer.ObserveCall(m.name, errorCode(resp.err), done.Sub(start))
 	}
-	return true, encodeResponse(out, req.ID, resp)
+	return true, done, encodeResponse(out, req.ID, resp)
 }
 
 // serveOther hands any request the fast path does not take (another HTTP

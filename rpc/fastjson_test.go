@@ -130,7 +130,7 @@ func BenchmarkFastAnswer(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				out.Reset()
-				if ok, err := f.answer(context.Background(), []byte(body), &out); !ok || err != nil {
+				if ok, _, err := f.answer(context.Background(), []byte(body), &out); !ok || err != nil {
 					b.Fatal(ok, err)
 				}
 			}

@@ -156,9 +156,12 @@ func (f *front) serveConn(c net.Conn) {
 	in := &reqBuf{buf: make([]byte, f.bufSize)}
 	out := new(bytes.Buffer)
 	body := new(bytes.Buffer)
-	var writeDeadline lazyDeadline
+	var (
+		writeDeadline lazyDeadline
+		now           time.Time // when the last answer was written
+	)
 	for {
-		req, err := in.next(c, f.fast.bodyLimit, f.idle, f.read)
+		req, err := in.next(c, f.fast.bodyLimit, f.idle, f.read, now)
 		if err != nil {
 			f.untrack(c)
 			c.Close()
@@ -166,9 +169,11 @@ func (f *front) serveConn(c net.Conn) {
 		}
 		if req.take {
 			body.Reset()
-			ok, err := f.fast.answer(f.ctx, req.body, body)
+			ok, done, err := f.fast.answer(f.ctx, req.body, body)
 			if err == nil && ok {
-				now := time.Now()
+				if now = done; now.IsZero() {
+					now = time.Now()
+				}
 				out.Reset()
 				writeHead(out, body.Len(), now)
 				out.Write(body.Bytes())
@@ -274,8 +279,10 @@ const maxKeptBuf = 64 << 10
 
 // next reads until it holds a whole request head and, when the fast path
 // may take the request, its body. A request it will not take is reported
-// as soon as that is known (take false): net/http reads the rest.
-func (b *reqBuf) next(c net.Conn, bodyLimit int, idle, read time.Duration) (fastRequest, error) {
+// as soon as that is known (take false): net/http reads the rest. last is
+// when the connection's previous answer was written (zero: none yet), where
+// its idle wait begins.
+func (b *reqBuf) next(c net.Conn, bodyLimit int, idle, read time.Duration, last time.Time) (fastRequest, error) {
 	waited := false
 	for {
 		p := b.pending()
@@ -304,7 +311,10 @@ func (b *reqBuf) next(c net.Conn, bodyLimit int, idle, read time.Duration) (fast
 		// within the read timeout.
 		if len(p) == 0 && !waited {
 			waited = true
-			if b.deadline.extend(time.Now(), idle) {
+			if last.IsZero() {
+				last = time.Now()
+			}
+			if b.deadline.extend(last, idle) {
 				c.SetReadDeadline(b.deadline.at)
 			}
 		} else if read > 0 {
