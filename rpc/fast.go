@@ -17,6 +17,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	gethrpc "github.com/ethereum/go-ethereum/rpc"
 )
@@ -68,6 +69,9 @@ type fastMethod struct {
 	withErr bool // last result is an error
 	// plain calls the method directly (plainCall); nil: through fn.
 	plain func() any
+	// typed calls it directly with its decoded arguments (typedCall); nil:
+	// through fn.
+	typed func(args []reflect.Value) (any, error)
 	// boundsItself: the method watches its context's deadline itself, and
 	// only that (deadlineBound), so when nothing else can cancel the
 	// request it gets the deadline alone (deadlineOnly).
@@ -125,7 +129,7 @@ func lookupMethod(svc any, name string) *fastMethod {
 	default:
 		return nil
 	}
-	m.plain = plainCall(fn)
+	m.plain, m.typed = plainCall(fn), typedCall(fn)
 	return m
 }
 
@@ -301,6 +305,9 @@ func (m *fastMethod) invoke(ctx context.Context, args []reflect.Value) (any, err
 	if m.plain != nil {
 		return m.plain(), nil
 	}
+	if m.typed != nil {
+		return m.typed(args)
+	}
 	in := args
 	if m.hasCtx {
 		// ctx as a value of the parameter's interface type: a concrete
@@ -329,6 +336,50 @@ func plainCall(fn reflect.Value) func() any {
 		return func() any { return f() }
 	}
 	return nil
+}
+
+// typedCall calls fn without reflect when it has the shape of one of the
+// busiest fast methods with parameters and no context (eth_getBalance,
+// eth_getTransactionCount, eth_getCode, eth_getBlockByNumber,
+// eth_getBlockByHash, eth_getTransactionReceipt); nil for any other.
+// reflect.Value.Call was 3 % of an eth_getBalance.
+func typedCall(fn reflect.Value) func([]reflect.Value) (any, error) {
+	type bnh = gethrpc.BlockNumberOrHash
+	switch f := fn.Interface().(type) {
+	case func(common.Address, bnh) (*hexutil.Big, error):
+		return func(a []reflect.Value) (any, error) { return result(f(arg[common.Address](a[0]), arg[bnh](a[1]))) }
+	case func(common.Address, bnh) (*hexutil.Uint64, error):
+		return func(a []reflect.Value) (any, error) { return result(f(arg[common.Address](a[0]), arg[bnh](a[1]))) }
+	case func(common.Address, bnh) (hexutil.Bytes, error):
+		return func(a []reflect.Value) (any, error) { return result(f(arg[common.Address](a[0]), arg[bnh](a[1]))) }
+	case func(gethrpc.BlockNumber, bool) (json.RawMessage, error):
+		return func(a []reflect.Value) (any, error) {
+			return result(f(arg[gethrpc.BlockNumber](a[0]), arg[bool](a[1])))
+		}
+	case func(common.Hash, bool) (json.RawMessage, error):
+		return func(a []reflect.Value) (any, error) { return result(f(arg[common.Hash](a[0]), arg[bool](a[1]))) }
+	case func(common.Hash) (map[string]any, error):
+		return func(a []reflect.Value) (any, error) { return result(f(arg[common.Hash](a[0]))) }
+	}
+	return nil
+}
+
+// arg is a decoded argument as a T, through its address when it has one
+// (no copy into an interface).
+func arg[T any](v reflect.Value) T {
+	if v.CanAddr() {
+		return *v.Addr().Interface().(*T)
+	}
+	return v.Interface().(T)
+}
+
+// result is a method's result as reflect's path returns it: no result
+// with an error.
+func result[T any](v T, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // response is what one call answers: a result or an error.

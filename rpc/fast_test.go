@@ -2,7 +2,9 @@ package rpc
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -55,6 +57,15 @@ func flag(b bool) byte {
 	return 0
 }
 func (testService) GetCode() (*hexutil.Bytes, error) { return nil, nil }
+func (testService) GetBlockByNumber(n gethrpc.BlockNumber, full bool) (json.RawMessage, error) {
+	switch {
+	case n > 100:
+		return nil, errors.New("no such block")
+	case n < 0:
+		return nil, nil
+	}
+	return json.RawMessage(fmt.Sprintf(`{"number":%d,"full":%v}`, n, full)), nil
+}
 func (testService) EstimateGas(args eth.TransactionArgs) (hexutil.Uint64, error) {
 	if args.Gas == nil || args.To == nil {
 		return 0, errors.New("no gas or no to")
@@ -79,15 +90,18 @@ func TestFastPathAnswersLikeGeth(t *testing.T) {
 	var fellBack int
 	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fellBack++; geth.ServeHTTP(w, r) })
 	old := fastMethods
-	fastMethods = []string{"eth_blockNumber", "eth_getBalance", "eth_call", "eth_getCode", "eth_estimateGas", "eth_chainId", "eth_version"}
+	fastMethods = []string{"eth_blockNumber", "eth_getBalance", "eth_call", "eth_getCode", "eth_estimateGas", "eth_chainId", "eth_version", "eth_getBlockByNumber"}
 	defer func() { fastMethods = old }()
 	fast := newFastPath(next, map[string][]any{"eth": {testService{}}}, 1<<20, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if len(fast.methods) != 7 {
+	if len(fast.methods) != 8 {
 		t.Fatalf("fast methods found: %d", len(fast.methods))
 	}
 	for name, m := range fast.methods {
 		if plain := name == "eth_blockNumber" || name == "eth_chainId" || name == "eth_version"; (m.plain != nil) != plain {
 			t.Errorf("%s: called without reflect = %v, want %v", name, m.plain != nil, plain)
+		}
+		if typed := name == "eth_getBalance" || name == "eth_getBlockByNumber"; (m.typed != nil) != typed {
+			t.Errorf("%s: called with typed arguments = %v, want %v", name, m.typed != nil, typed)
 		}
 	}
 	for _, c := range []struct {
@@ -102,6 +116,11 @@ func TestFastPathAnswersLikeGeth(t *testing.T) {
 		{`{ "jsonrpc" : "2.0" , "id" : 1e3 , "method" : "eth_blockNumber" , "params" : [ ] }`, true},
 		{`{"jsonrpc":"2.0","id":"x","method":"eth_getBalance","params":["0x0000000000000000000000000000000000000007","latest"]}`, true},
 		{`{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":["0x0000000000000000000000000000000000000007","0x1000"]}`, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["0x1",true]}`, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["0x2",false]}`, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["latest",false]}`, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["0x1000",true]}`, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["0x1"]}`, false},
 		{`{"jsonrpc":"2.0","id":1,"method":"eth_call","params":["0x"]}`, true},
 		{`{"jsonrpc":"2.0","id":1,"method":"eth_call","params":["0xff"]}`, true},
 		{`{"jsonrpc":"2.0","id":1,"method":"eth_call","params":["0x01","latest"]}`, true},
