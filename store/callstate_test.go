@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"math/big"
+	"sync"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -149,4 +150,31 @@ func TestBorrowedStateIsFresh(t *testing.T) {
 	}
 	giveA()
 	giveB()
+
+	// Runs on several goroutines at once (under -race in CI's e2e too).
+	want := map[common.Address]outcome{}
+	for _, to := range targets {
+		fst, _ := s.CachedStateOf(head)
+		want[to] = run(fst, to, 3)
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 50 {
+				to := targets[(g+i)%len(targets)]
+				st, giveBack, err := s.BorrowStateOf(head)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got := run(st, to, 3)
+				giveBack()
+				if got.gas != want[to].gas || got.root != want[to].root || !bytes.Equal(got.ret, want[to].ret) {
+					t.Errorf("goroutine %d, call %d to %s: borrowed %+v, fresh %+v", g, i, to, got, want[to])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
