@@ -422,7 +422,6 @@ func (api *API) prepareCall(args TransactionArgs, bnh *rpc.BlockNumberOrHash, ov
 	if err != nil {
 		return nil, err
 	}
-	st := env.state
 	blockOverrides.applyContext(&env.blockCtx)
 	env.header = blockOverrides.applyHeader(header)
 	if overrides != nil {
@@ -430,7 +429,7 @@ func (api *API) prepareCall(args TransactionArgs, bnh *rpc.BlockNumberOrHash, ov
 		// without overrides the EVM takes its own (uncopied) set.
 		rules := evm.Rules(api.b.ChainConfig(), env.blockCtx.BlockNumber, env.blockCtx.Time)
 		env.precompiles = vm.ActivePrecompiledContracts(rules)
-		if err := overrides.apply(st, env.precompiles); err != nil {
+		if err := overrides.apply(env.state, env.precompiles); err != nil {
 			return nil, err
 		}
 	}
