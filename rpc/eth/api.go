@@ -347,9 +347,11 @@ func (api *API) Call(ctx context.Context, args TransactionArgs, bnh *rpc.BlockNu
 	if err != nil {
 		return nil, err
 	}
-	defer env.done()
 	result, err := evm.Call(ctx, api.b.ChainConfig(), env.blockCtx, env.state, env.msg,
 		evm.CallOptions{Timeout: api.cfg.EVMTimeout, Precompiles: env.precompiles})
+	// Not deferred: a run that panicked may have left the state half
+	// changed, and it is not lent again.
+	env.done()
 	if err != nil {
 		var timeout *evm.TimeoutError
 		if errors.As(err, &timeout) {
