@@ -52,6 +52,11 @@ type lentState struct {
 // commits nothing, and the func that gives it back once the run no longer
 // uses it (see callStates). Errors are CachedStateOf's.
 func (s *Store) BorrowStateOf(h *types.Header) (*state.StateDB, func(), error) {
+	// Checked also for a StateDB lent before: a sweep may have moved the
+	// oldest state held past h since.
+	if err := s.CheckState(h.Number.Uint64()); err != nil {
+		return nil, nil, err
+	}
 	l := s.calls.take(h.Root)
 	if l == nil {
 		st, err := s.CachedStateOf(h)
