@@ -8,12 +8,13 @@ import (
 )
 
 // dbProvider is how CometBFT opens its databases: synced as by default, or
-// not (StoreConfig.Sync).
+// not (StoreConfig.Sync), its state database answering validator-set reads
+// without replaying proposer priorities (valsetsDB).
 func (n *Node) dbProvider() cmtcfg.DBProvider {
 	if n.cfg.Store.Sync {
-		return cmtcfg.DefaultDBProvider
+		return withValsets(cmtcfg.DefaultDBProvider)
 	}
-	return unsyncedDBProvider
+	return withValsets(unsyncedDBProvider)
 }
 
 // unsyncedDBProvider opens CometBFT's databases (block store, state, tx
