@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -82,6 +83,7 @@ func main() {
 		duration   = flag.Duration("duration", 9*time.Second, "wrk time per read method per node, split into -read-slices")
 		readSlices = flag.Int("read-slices", 3, "slices of -duration per read method per node, the nodes taking turns; the table shows each node's median slice")
 		conns      = flag.Int("conns", 32, "wrk keep-alive connections (1 thread)")
+		pinned     = flag.Bool("pinned", runtime.NumCPU() >= 2, "reads: also run Ember and anvil each on one core (CPU 1, from its start) with wrk on another (CPU 0)")
 		wrkBin     = flag.String("wrk", "wrk", "wrk binary (Debian's wrk)")
 		profile    = flag.String("profile", "", "write a CPU profile of each Ember write burst into this directory (go tool pprof DIR/FILE)")
 		profileFor = flag.Duration("profile-seconds", 10*time.Second, "length of each burst's CPU profile (raise -txs so the burst lasts as long)")
@@ -149,8 +151,14 @@ func main() {
 	}
 	if want(*parts, "reads") {
 		readKinds := slices.DeleteFunc(slices.Clone(kinds), func(k nodeKind) bool { return k.key == "ember-noexplorer" })
-		rep.reads = runReads(readKinds, *wrkBin, *conns, *duration, *readSlices)
-		rep.readKinds = readKinds
+		rep.reads = append(rep.reads, readRun{kinds: readKinds, results: runReads(readKinds, *wrkBin, *conns, *duration, *readSlices, nil)})
+		if *pinned {
+			// geth is slower than both at every read: one core each is
+			// about Ember against anvil
+			oneCore := slices.DeleteFunc(readKinds, func(k nodeKind) bool { return k.key == "geth" })
+			rep.reads = append(rep.reads, readRun{kinds: oneCore, cpus: pinnedReads,
+				results: runReads(oneCore, *wrkBin, *conns, *duration, *readSlices, pinnedReads)})
+		}
 	}
 	rep.loadEnd = loadAvg()
 	stopAll()

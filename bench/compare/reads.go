@@ -139,15 +139,33 @@ func medianSlice(rs []*readResult) *readResult {
 	return &m
 }
 
+// readCPUs is where a reads run puts the nodes and wrk: nil, anywhere
+// (sharing the machine's cores, as a developer's laptop runs them); else
+// each node started on CPU node and wrk on CPU load, so that neither takes
+// the other's time and the node's core is what limits its req/s.
+type readCPUs struct{ node, load string }
+
+// pinnedReads: one core for the node, another for wrk.
+var pinnedReads = &readCPUs{node: "1", load: "0"}
+
 // runReads starts one node of each kind, sets it up, then measures each
 // method on each node: dur split into n slices, the nodes taking turns
 // slice by slice (the node going first rotating), so that they never
 // compete for the cores while measured and a passing disturbance of the
 // shared machine hits one slice, not one node's whole figure. Each node's
 // figure is its median slice.
-func runReads(kinds []nodeKind, wrk string, conns int, dur time.Duration, n int) [][]*readResult {
+func runReads(kinds []nodeKind, wrk string, conns int, dur time.Duration, n int, cpus *readCPUs) [][]*readResult {
 	if _, err := exec.LookPath(wrk); err != nil {
 		fatalf("wrk not found (apt-get install wrk): %v", err)
+	}
+	load := wrkRunner{bin: wrk, conns: conns}
+	if cpus != nil {
+		if _, err := exec.LookPath("taskset"); err != nil {
+			fatalf("taskset not found (util-linux): %v", err)
+		}
+		peer.StartOn(cpus.node)
+		defer peer.StartOn("")
+		load.cpus = cpus.load
 	}
 	nodes := make([]*peer.Node, len(kinds))
 	setups := make([]*readSetup, len(kinds))
@@ -172,13 +190,13 @@ func runReads(kinds []nodeKind, wrk string, conns int, dur time.Duration, n int)
 		scripts := make([]string, len(kinds))
 		for k := range kinds {
 			i := (k + m) % len(kinds)
-			scripts[i] = prepareRead(method, m, kinds[i], nodes[i], setups[i], dir, wrk, conns)
+			scripts[i] = prepareRead(method, m, kinds[i], nodes[i], setups[i], dir, load)
 		}
 		runs := make([][]*readResult, len(kinds))
 		for s := range n {
 			for k := range kinds {
 				i := (k + m + s) % len(kinds)
-				runs[i] = append(runs[i], measureSlice(wrk, scripts[i], nodes[i], conns, slice, fmt.Sprintf("%-18s %-38s %d/%d", kinds[i].key, method.label, s+1, n)))
+				runs[i] = append(runs[i], measureSlice(load, scripts[i], nodes[i], slice, fmt.Sprintf("%-18s %-38s %d/%d", kinds[i].key, method.label, s+1, n)))
 			}
 		}
 		out[m] = make([]*readResult, len(kinds))
@@ -209,9 +227,9 @@ func remeasure(steal float64, try int) bool {
 
 // measureSlice runs one slice of wrk on the node, again while the steal
 // was too high, and prints each try after label.
-func measureSlice(wrk, script string, node *peer.Node, conns int, slice time.Duration, label string) *readResult {
+func measureSlice(load wrkRunner, script string, node *peer.Node, slice time.Duration, label string) *readResult {
 	for try := 0; ; try++ {
-		r, err := runWrk(wrk, script, node, conns, slice)
+		r, err := load.run(script, node, slice)
 		if err != nil {
 			fatalf("%s: %v", label, err)
 		}
@@ -239,7 +257,7 @@ func sliceLength(dur time.Duration, n int) time.Duration {
 // prepareRead checks the node's answer to the method once, writes wrk's
 // script for it and warms the node up with 1 s of it; it returns the
 // script's path.
-func prepareRead(method readMethod, m int, kind nodeKind, node *peer.Node, setup *readSetup, dir, wrk string, conns int) string {
+func prepareRead(method readMethod, m int, kind nodeKind, node *peer.Node, setup *readSetup, dir string, load wrkRunner) string {
 	body := method.body(setup)
 	if err := checkAnswer(node.URL, body, func(r json.RawMessage) error { return method.check(setup, r) }); err != nil {
 		fatalf("%s %s: wrong answer: %v", kind.key, method.label, err)
@@ -248,7 +266,7 @@ func prepareRead(method readMethod, m int, kind nodeKind, node *peer.Node, setup
 	if err := writeScript(script, body); err != nil {
 		fatalf("%v", err)
 	}
-	if _, err := runWrk(wrk, script, node, conns, time.Second); err != nil {
+	if _, err := load.run(script, node, time.Second); err != nil {
 		fatalf("%s %s: %v", kind.key, method.label, err)
 	}
 	return script
@@ -332,11 +350,22 @@ var (
 	unitSeconds = map[string]float64{"us": 1e-6, "ms": 1e-3, "s": 1}
 )
 
-// runWrk runs wrk (1 thread, conns connections) for dur against the node
-// and reads its figures, with the CPU time wrk and the node used.
-func runWrk(wrk, script string, n *peer.Node, conns int, dur time.Duration) (*readResult, error) {
+// wrkRunner runs wrk: 1 thread, conns connections, on the CPUs cpus ("":
+// any).
+type wrkRunner struct {
+	bin   string
+	conns int
+	cpus  string
+}
+
+// run runs wrk for dur against the node and reads its figures, with the
+// CPU time wrk and the node used.
+func (l wrkRunner) run(script string, n *peer.Node, dur time.Duration) (*readResult, error) {
 	secs := max(1, int(dur.Round(time.Second).Seconds()))
-	cmd := exec.Command(wrk, "-t1", "-c"+strconv.Itoa(conns), "-d"+strconv.Itoa(secs)+"s", "--latency", "-s", script, n.URL)
+	cmd := exec.Command(l.bin, "-t1", "-c"+strconv.Itoa(l.conns), "-d"+strconv.Itoa(secs)+"s", "--latency", "-s", script, n.URL)
+	if l.cpus != "" {
+		cmd = peer.Pinned(cmd, l.cpus)
+	}
 	var outBuf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &outBuf, &outBuf
 	cpu0, t0, host0 := n.CPU(), time.Now(), hoststat.Now()

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,7 +15,6 @@ import (
 // report holds one run's figures and prints issue 17's tables.
 type report struct {
 	kinds              []nodeKind
-	readKinds          []nodeKind
 	started            time.Time
 	loadStart, loadEnd string
 	rounds, txs        int
@@ -24,7 +24,15 @@ type report struct {
 	readSlices         int
 	writes             map[writes.Kind][][]*writes.Result // [round][kind]
 	latency            []*latency
-	reads              [][]*readResult // [method][kind]
+	reads              []readRun
+}
+
+// readRun is one measurement of the reads: on which nodes, where they ran,
+// the figures.
+type readRun struct {
+	kinds   []nodeKind
+	cpus    *readCPUs       // nil: sharing the machine's cores with wrk
+	results [][]*readResult // [method][kind]
 }
 
 func (r *report) print(w io.Writer) {
@@ -33,8 +41,8 @@ func (r *report) print(w io.Writer) {
 	if r.writes != nil || r.latency != nil {
 		r.printWrites(w)
 	}
-	if r.reads != nil {
-		r.printReads(w)
+	for _, run := range r.reads {
+		r.printReads(w, run)
 	}
 }
 
@@ -184,17 +192,22 @@ func tps(res *writes.Result, txs int) string {
 	return thousands(res.TPS)
 }
 
-func (r *report) printReads(w io.Writer) {
-	fmt.Fprintf(w, "\n### Reads: wrk, 1 thread, %d keep-alive connections, per method %d slices of %v on each node after a 1 s warm-up, the nodes taking turns, one at a time; each node's median slice, req/s\n\n",
-		r.conns, r.readSlices, sliceLength(r.duration, r.readSlices))
-	ember := slices.IndexFunc(r.readKinds, func(k nodeKind) bool { return k.key == "ember" })
+func (r *report) printReads(w io.Writer, run readRun) {
+	where := fmt.Sprintf("node and wrk sharing the machine's %d cores", runtime.NumCPU())
+	if run.cpus != nil {
+		where = fmt.Sprintf("one core each: every node started on CPU %s (taskset; Go and tokio size their threads to it), wrk on CPU %s", run.cpus.node, run.cpus.load)
+	}
+	fmt.Fprintf(w, "\n### Reads, %s: wrk, 1 thread, %d keep-alive connections, per method %d slices of %v on each node after a 1 s warm-up, the nodes taking turns, one at a time; each node's median slice, req/s\n\n",
+		where, r.conns, r.readSlices, sliceLength(r.duration, r.readSlices))
+	kinds, results := run.kinds, run.results
+	ember := slices.IndexFunc(kinds, func(k nodeKind) bool { return k.key == "ember" })
 	fmt.Fprint(w, "| method |")
-	for _, k := range r.readKinds {
+	for _, k := range kinds {
 		fmt.Fprintf(w, " %s |", k.label)
 	}
 	var others []int
 	if ember >= 0 {
-		for i, k := range r.readKinds {
+		for i, k := range kinds {
 			if i != ember {
 				others = append(others, i)
 				fmt.Fprintf(w, " Ember / %s |", k.key)
@@ -202,38 +215,38 @@ func (r *report) printReads(w io.Writer) {
 		}
 	}
 	fmt.Fprint(w, "\n|---|")
-	for range len(r.readKinds) + len(others) {
+	for range len(kinds) + len(others) {
 		fmt.Fprint(w, "---:|")
 	}
 	fmt.Fprintln(w)
 	for m, method := range readMethods {
 		fmt.Fprintf(w, "| %s |", method.label)
-		for _, res := range r.reads[m] {
+		for _, res := range results[m] {
 			fmt.Fprintf(w, " %s |", thousands(res.rps))
 		}
 		for _, o := range others {
-			fmt.Fprintf(w, " **%.2f** |", r.reads[m][ember].rps/r.reads[m][o].rps)
+			fmt.Fprintf(w, " **%.2f** |", results[m][ember].rps/results[m][o].rps)
 		}
 		fmt.Fprintln(w)
 	}
 
 	fmt.Fprint(w, "\nThe median slice: where the CPU went (cores used by the node and by wrk, and taken by the hypervisor (steal); node CPU time per request; latency p50 / p99 ms); then every slice's req/s, in the order run, and how many slices were measured again because the hypervisor took more than a tenth of the machine:\n\n| method |")
-	for _, k := range r.readKinds {
+	for _, k := range kinds {
 		fmt.Fprintf(w, " %s: node / wrk / steal cores, µs/req, p50 / p99; slices |", k.key)
 	}
 	fmt.Fprint(w, "\n|---|")
-	for range r.readKinds {
+	for range kinds {
 		fmt.Fprint(w, "---:|")
 	}
 	fmt.Fprintln(w)
 	var errs []string
 	for m, method := range readMethods {
 		fmt.Fprintf(w, "| %s |", method.label)
-		for i, res := range r.reads[m] {
+		for i, res := range results[m] {
 			fmt.Fprintf(w, " %.2f / %.2f / %.2f, %.1f, %.2f / %.2f; %s |", res.nodeCPU, res.wrkCPU, res.steal,
 				float64(res.nodeCPUPerReq.Nanoseconds())/1000, ms(res.p50), ms(res.p99), sliceRates(res))
 			if res.errors != "" {
-				errs = append(errs, fmt.Sprintf("%s %s: %s", r.readKinds[i].key, method.label, res.errors))
+				errs = append(errs, fmt.Sprintf("%s %s: %s", kinds[i].key, method.label, res.errors))
 			}
 		}
 		fmt.Fprintln(w)

@@ -21,6 +21,22 @@ import (
 	"github.com/emberchain/ember/accounts"
 )
 
+// affinity is the CPU list nodes start on ("": any CPU); see StartOn.
+var affinity string
+
+// StartOn makes the nodes started from now on run on cpus (taskset's -c
+// list, e.g. "1") from their first instruction, so that they size their
+// threads to those CPUs (Go's GOMAXPROCS, tokio's workers); "" lifts it.
+func StartOn(cpus string) { affinity = cpus }
+
+// Pinned returns cmd run under taskset on cpus. taskset execs the command,
+// so its process (pid, CPU times, rusage) is the command's.
+func Pinned(cmd *exec.Cmd, cpus string) *exec.Cmd {
+	c := exec.Command("taskset", append([]string{"-c", cpus, cmd.Path}, cmd.Args[1:]...)...)
+	c.Env, c.Dir = cmd.Env, cmd.Dir
+	return c
+}
+
 // Node is a running node under test.
 type Node struct {
 	Name string
@@ -281,6 +297,9 @@ func gethWS(port string) []string {
 }
 
 func launch(name string, cmd *exec.Cmd, url, ws, home string) (*Node, error) {
+	if affinity != "" {
+		cmd = Pinned(cmd, affinity)
+	}
 	var log bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &log, &log
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
