@@ -155,7 +155,7 @@ func main() {
 		if *pinned {
 			// geth is slower than both at every read: one core each is
 			// about Ember against anvil
-			oneCore := slices.DeleteFunc(readKinds, func(k nodeKind) bool { return k.key == "geth" })
+			oneCore := slices.DeleteFunc(slices.Clone(readKinds), func(k nodeKind) bool { return k.key == "geth" })
 			rep.reads = append(rep.reads, readRun{kinds: oneCore, cpus: pinnedReads,
 				results: runReads(oneCore, *wrkBin, *conns, *duration, *readSlices, pinnedReads)})
 		}
