@@ -18,6 +18,8 @@ import (
 	gethrpc "github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/emberchain/ember/rpc/eth"
+	"github.com/emberchain/ember/rpc/netapi"
+	"github.com/emberchain/ember/rpc/web3"
 )
 
 // testService has the method shapes of the real namespaces.
@@ -154,4 +156,22 @@ func serve(h http.Handler, body string) string {
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
 	return rec.Body.String()
+}
+
+// TestFastPathBindsEmberMethods: the services Ember registers have the
+// signatures plainCall and typedCall bind, so their busiest methods are
+// called without reflect (a changed signature would fall back silently).
+func TestFastPathBindsEmberMethods(t *testing.T) {
+	services := map[string][]any{"eth": {&eth.API{}}, "net": {&netapi.API{}}, "web3": {&web3.API{}}}
+	fast := newFastPath(http.NotFoundHandler(), services, 1<<20, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	for _, name := range []string{"eth_blockNumber", "eth_chainId", "eth_baseFee", "net_version", "web3_clientVersion"} {
+		if m := fast.methods[name]; m == nil || m.plain == nil {
+			t.Errorf("%s: not called directly", name)
+		}
+	}
+	for _, name := range []string{"eth_getBalance", "eth_getTransactionCount", "eth_getCode", "eth_getBlockByNumber", "eth_getBlockByHash", "eth_getTransactionReceipt"} {
+		if m := fast.methods[name]; m == nil || m.typed == nil {
+			t.Errorf("%s: not called with typed arguments", name)
+		}
+	}
 }
