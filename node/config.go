@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 
 	"github.com/BurntSushi/toml"
 
@@ -30,6 +31,32 @@ type Config struct {
 	Log          LogConfig       `toml:"log"`
 	Metrics      MetricsConfig   `toml:"metrics"`
 	StateSync    StateSyncConfig `toml:"state-sync"`
+	Runtime      RuntimeConfig   `toml:"runtime"`
+}
+
+// RuntimeConfig tunes the Go runtime the node runs in.
+type RuntimeConfig struct {
+	// GCPercent is the garbage collector's target (GOGC): how far, in
+	// percent of the live heap, the heap grows before the next collection.
+	// 0 keeps Go's default (100); a GOGC environment variable wins over it.
+	// A dev home sets 400: a dev node's live heap is small (~36 MB), so it
+	// collected every half second, each collection 8–21 ms of marking that
+	// slows the block being made; one transaction at a time, 38% of the
+	// sends over 9 ms overlapped one, against 3% of all sends. At 400,
+	// three alternating pairs of 2,000 sends: sends over 9 ms 38 / 30 / 34
+	// → 21 / 24 / 19, p99 13.1 / 10.6 / 11.2 → 9.1 / 9.8 / 8.8 ms; the
+	// heap may grow to about five times the live one.
+	GCPercent int `toml:"gc-percent"`
+}
+
+// Apply sets the runtime as c says, unless the GOGC environment variable
+// already does; it reports whether it set the GC target.
+func (c RuntimeConfig) Apply() bool {
+	if c.GCPercent <= 0 || os.Getenv("GOGC") != "" {
+		return false
+	}
+	debug.SetGCPercent(c.GCPercent)
+	return true
 }
 
 // RESTConfig is the native (Cosmos-style) REST server.

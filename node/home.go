@@ -102,6 +102,7 @@ func InitHome(opts InitOptions) error {
 		cfg.Keyring.Backend = "test"
 		cfg.Validator.SyncState = false // one local validator: see ValidatorConfig
 		cfg.Store.Sync = false          // see StoreConfig
+		cfg.Runtime.GCPercent = 400     // see RuntimeConfig
 		// A dev chain runs everything: the explorer indexes it from block 0
 		// (--explorer.enable=false turns it off for one run).
 		cfg.Explorer.Enable = true

@@ -105,6 +105,7 @@ writes the state at the head to FILE when the chain is stopped.`,
 			if err != nil {
 				return err
 			}
+			nd.Config().Runtime.Apply()
 			unlocked := nd.Config().Keyring.Backend == string(keyring.Test)
 			if unlocked {
 				if err := nd.UnlockDevKeys(addresses(keys)); err != nil {

@@ -27,6 +27,7 @@ func startCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			n.Config().Runtime.Apply()
 			return run(n)
 		},
 	}
