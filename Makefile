@@ -42,7 +42,7 @@ GETH_VERSION ?= v1.17.8
 GETH         ?= build/geth-$(GETH_VERSION)/geth
 BENCH_FLAGS  ?=
 
-bench: build bench-peers ## Ember (explorer on and off) vs geth --dev and anvil in one run: writes, send→receipt latency, reads under wrk (~10 min; BENCH_FLAGS="-parts reads -rounds 1 ..."; see bench/README.md)
+bench: build bench-peers ## Ember (explorer on and off) vs geth --dev and anvil in one run: writes, send→receipt latency, reads under wrk, shared cores and one core each (~6 min; BENCH_FLAGS="-parts reads -rounds 1 ..."; see bench/README.md)
 	$(GO) run ./bench/compare -emberd $(BIN) -geth $(GETH) $(BENCH_FLAGS)
 
 bench-peers: $(GETH) ## the peers the benchmarks compare against: anvil (npm, bench/node_modules) and geth (build/geth-<version>); wrk comes from Debian (apt-get install wrk)
