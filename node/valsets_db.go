@@ -75,7 +75,7 @@ func (d *valsetsDB) Get(key []byte) ([]byte, error) {
 	}
 	var info cmtstate.ValidatorsInfo
 	if info.Unmarshal(raw) != nil || info.ValidatorSet != nil {
-		return raw, nil // CometBFT reports a record it cannot read
+		return raw, nil // stored whole, or for CometBFT to report unreadable
 	}
 	filled, ok := d.fill(height, &info)
 	if !ok {
