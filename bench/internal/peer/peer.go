@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -320,7 +321,7 @@ func launch(name string, cmd *exec.Cmd, url, ws, home string) (*Node, error) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	p.Stop()
-	return nil, fmt.Errorf("%s did not answer within 60s:\n%s", cmd.Path, log.String())
+	return nil, fmt.Errorf("%s (%s) did not answer within 60s:\n%s", name, strings.Join(cmd.Args, " "), log.String())
 }
 
 // FindAnvil returns the anvil binary: the flag's path, else npm's platform
