@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/emberchain/ember/internal/freeport"
 )
 
 // startDevNode runs a dev node in this process on free ports.
@@ -68,12 +70,11 @@ func freeOverrides(t testing.TB) Overrides {
 }
 
 func freeAddr(t testing.TB) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, err := freeport.Addr()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return l.Addr().String()
+	return addr
 }
 
 // portTaken tells whether err is a listen that found its port in use.

@@ -137,17 +137,6 @@ func pack(t *testing.T, c *contracts.Contract, method string, args ...any) []byt
 	return data
 }
 
-// closedPort is a 127.0.0.1 port nothing listens on (for now).
-func closedPort(t *testing.T) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	return port
-}
-
 // wantTransfer is a transfer as the chain's receipts record it.
 type wantTransfer struct {
 	block  uint64
@@ -237,7 +226,7 @@ func testExplorerTokens(t *testing.T, db string) {
 	nft := contracts.MustLoad("EmberMetaNFT")
 	token721 := n.deploy(t, a, nft)
 	meta1 := `{"name":"One","image":"https://img.example/1.png","attributes":[{"trait_type":"color","value":"red"}]}`
-	port := closedPort(t)
+	port := freePort(t) // nothing listens on it
 	uri3 := fmt.Sprintf("http://127.0.0.1:%d/3.json", port)
 	receipts = append(receipts, n.callBatch(t, a, token721, [][]byte{
 		pack(t, nft, "mint", a.Address, "data:application/json;base64,"+base64.StdEncoding.EncodeToString([]byte(meta1))),

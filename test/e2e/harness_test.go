@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -31,6 +30,7 @@ import (
 
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/explorer/sqlstore/pgtest"
+	"github.com/emberchain/ember/internal/freeport"
 )
 
 var emberdBin string
@@ -145,14 +145,14 @@ func StartDev(t testing.TB, extra ...string) *Node {
 	return n
 }
 
+// freePort is freeport.Port, failing the test on error.
 func freePort(t testing.TB) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := freeport.Port()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return port
 }
 
 // errPortTaken is a start-up that failed because a listen port was in use.

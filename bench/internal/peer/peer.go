@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"fmt"
 	"math/big"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/internal/freeport"
 )
 
 // affinity is the CPU list nodes start on ("": any CPU); see StartOn.
@@ -102,12 +102,11 @@ func SelfCPU() time.Duration {
 
 // FreePort returns a free loopback TCP port.
 func FreePort() string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := freeport.Port()
 	if err != nil {
 		panic(err)
 	}
-	defer l.Close()
-	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	return strconv.Itoa(port)
 }
 
 // Ember runs `emberd dev` with n prefunded accounts. configure, if set, is

@@ -10,7 +10,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,6 +23,8 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // driver "pgx"
+
+	"github.com/emberchain/ember/internal/freeport"
 )
 
 var (
@@ -75,7 +76,7 @@ func Stop() {
 // was taken between choosing it and binding it (packages test in parallel).
 func startOnFreePort() error {
 	for attempt := 1; ; attempt++ {
-		port, err := freePort()
+		port, err := freeport.Port()
 		if err != nil {
 			return err
 		}
@@ -124,15 +125,6 @@ func ping(dsn string) error {
 func script() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "..", "..", "scripts", "postgres-test.sh")
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 var unsafeChars = regexp.MustCompile(`[^a-z0-9_]+`)
