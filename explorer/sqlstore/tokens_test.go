@@ -200,3 +200,74 @@ func TestTokenStore(t *testing.T) {
 		}
 	})
 }
+
+// TestTokenBalancesAcrossChunks moves balances of more holders than one
+// lookup or delete names (balanceChunk): 250 mints, then 149 holders send
+// everything to alice, so lookups and deletes run full chunks and padded
+// short ones, in one batch and across batches. Every balance and the
+// holder count come out exact.
+func TestTokenBalancesAcrossChunks(t *testing.T) {
+	const minted, emptied = 250, 149
+	holder := func(i int) common.Address { return common.BigToAddress(big.NewInt(0x10000 + int64(i))) }
+	eachEngine(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		s := openTest(t, dsn)
+		blocks := []*explorer.IndexedBlock{testBlock(0, 0), testBlock(1, 1), testBlock(2, 1), testBlock(3, 1)}
+		transfer := func(b *explorer.IndexedBlock, log int, from, to common.Address, amount int64) {
+			b.TokenTransfers = append(b.TokenTransfers, explorer.TokenTransfer{BlockNumber: b.Block.Number, BlockHash: b.Block.Hash,
+				LogIndex: uint(log), TxHash: b.Txs[0].Hash, Time: b.Block.Time, Token: tok20, Type: explorer.ERC20,
+				From: from, To: to, Amount: big.NewInt(amount)})
+		}
+		blocks[1].Tokens = []explorer.TokenMeta{{Address: tok20, Type: explorer.ERC20, Info: true, Name: strp("Ember Token"),
+			Symbol: strp("EMB"), Decimals: big.NewInt(18)}}
+		for i := range minted {
+			transfer(blocks[1], i, zero, holder(i), int64(i+1))
+		}
+		for i := range emptied {
+			transfer(blocks[2], i, holder(i), alice, int64(i+1))
+		}
+		// Block 3, in a batch of its own: one holder left of a chunk's
+		// worth empties, and alice pays one of them.
+		transfer(blocks[3], 0, holder(emptied), alice, emptied+1)
+		transfer(blocks[3], 1, alice, holder(minted-1), 5)
+		if err := s.WriteBlocks(ctx, blocks[:3]); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.WriteBlocks(ctx, blocks[3:]); err != nil {
+			t.Fatal(err)
+		}
+
+		aliceHas := int64(emptied*(emptied+1)/2 + emptied + 1 - 5)
+		want := fmt.Sprintf("%s:%d ", strings.ToLower(alice.Hex()), aliceHas)
+		want += fmt.Sprintf("%s:%d ", strings.ToLower(holder(minted-1).Hex()), minted+5)
+		for i := minted - 2; i > emptied; i-- {
+			want += fmt.Sprintf("%s:%d ", strings.ToLower(holder(i).Hex()), i+1)
+		}
+		var got string
+		var after explorer.HolderPosition
+		for {
+			list, err := s.TokenHolders(ctx, tok20, nil, after, 40)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range list {
+				got += fmt.Sprintf("%s:%s ", strings.ToLower(h.Holder.Hex()), h.Value)
+			}
+			if len(list) < 40 {
+				break
+			}
+			h := list[len(list)-1]
+			after = explorer.HolderPosition{Set: true, Value: h.Value, Address: h.Holder, TokenID: h.TokenID}
+		}
+		if got != want {
+			t.Fatalf("holders:\n%s\nwant:\n%s", got, want)
+		}
+		tk, err := s.Token(ctx, tok20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wantHolders := uint64(minted - emptied - 1 + 1); tk.HoldersCount != wantHolders {
+			t.Fatalf("holders_count %d, want %d", tk.HoldersCount, wantHolders)
+		}
+	})
+}

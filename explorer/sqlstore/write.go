@@ -187,7 +187,11 @@ func (w *writer) execRows(prefix string, rows [][]any, suffix string) error {
 			args = append(args, r...)
 		}
 		q := prefix + placeholders(len(chunk), cols) + suffix
-		if _, err := w.tx.ExecContext(w.ctx, w.s.d.rebind(q), args...); err != nil {
+		if len(chunk) == per { // a full chunk's text recurs: prepared once per batch
+			if err := w.exec(q, args...); err != nil {
+				return err
+			}
+		} else if _, err := w.tx.ExecContext(w.ctx, w.s.d.rebind(q), args...); err != nil {
 			return err
 		}
 	}
@@ -240,6 +244,15 @@ func (w *writer) exec(q string, args ...any) error {
 	}
 	_, err = st.ExecContext(w.ctx, args...)
 	return err
+}
+
+// query runs q, prepared once per batch as exec's statements are.
+func (w *writer) query(q string, args ...any) (*sql.Rows, error) {
+	st, err := w.stmt(q)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(w.ctx, args...)
 }
 
 // wei encodes an amount; nil stays NULL.

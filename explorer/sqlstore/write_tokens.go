@@ -168,6 +168,23 @@ func (w *writer) tokenMeta(metas []explorer.TokenMeta, n int64) error {
 // balanceChunk is how many balances one lookup or delete names.
 const balanceChunk = 100
 
+// balanceWhere names balanceChunk balances. Every lookup and delete names
+// that many (balanceChunkArgs pads a short chunk), so each has one text,
+// prepared once per batch: parsing a new 100-term clause for every block's
+// last chunk was a twelfth of indexing an ERC-20 burst.
+var balanceWhere = strings.TrimSuffix(strings.Repeat(`(token = ? AND has_id = ? AND token_id = ? AND address = ?) OR `, balanceChunk), " OR ")
+
+// balanceChunkArgs are balanceWhere's arguments for chunk (1 to
+// balanceChunk keys), its last key repeated to fill the clause: a repeated
+// term matches the same row, so lookups and deletes see no difference.
+func (w *writer) balanceChunkArgs(chunk []balanceKey) []any {
+	args := make([]any, 0, 4*balanceChunk)
+	for i := range balanceChunk {
+		args = append(args, w.balanceArgs(chunk[min(i, len(chunk)-1)])...)
+	}
+	return args
+}
+
 // balances applies a block's balance changes: reads the current values of
 // the rows it touches (a few statements, not one per row), writes the new
 // ones, deletes those that reached zero and moves the holder counts.
@@ -175,14 +192,8 @@ func (w *writer) balances(deltas map[balanceKey]*big.Int, order []balanceKey, n 
 	current := map[balanceKey]*big.Int{}
 	for start := 0; start < len(order); start += balanceChunk {
 		chunk := order[start:min(len(order), start+balanceChunk)]
-		conds := make([]string, len(chunk))
-		var args []any
-		for i, k := range chunk {
-			conds[i] = `(token = ? AND has_id = ? AND token_id = ? AND address = ?)`
-			args = append(args, w.balanceArgs(k)...)
-		}
-		rows, err := w.tx.QueryContext(w.ctx, w.s.d.rebind(`SELECT token, has_id, token_id, address, value FROM token_balances
-			WHERE `+strings.Join(conds, " OR ")), args...)
+		rows, err := w.query(`SELECT token, has_id, token_id, address, value FROM token_balances WHERE `+balanceWhere,
+			w.balanceChunkArgs(chunk)...)
 		if err != nil {
 			return err
 		}
@@ -245,13 +256,7 @@ func (w *writer) balances(deltas map[balanceKey]*big.Int, order []balanceKey, n 
 	}
 	for start := 0; start < len(zeros); start += balanceChunk {
 		chunk := zeros[start:min(len(zeros), start+balanceChunk)]
-		conds := make([]string, len(chunk))
-		var args []any
-		for i, k := range chunk {
-			conds[i] = `(token = ? AND has_id = ? AND token_id = ? AND address = ?)`
-			args = append(args, w.balanceArgs(k)...)
-		}
-		if _, err := w.tx.ExecContext(w.ctx, w.s.d.rebind(`DELETE FROM token_balances WHERE `+strings.Join(conds, " OR ")), args...); err != nil {
+		if err := w.exec(`DELETE FROM token_balances WHERE `+balanceWhere, w.balanceChunkArgs(chunk)...); err != nil {
 			return err
 		}
 	}
