@@ -117,7 +117,7 @@ type writer struct {
 	creations []explorer.Creation
 
 	// Rows of the plain inserts, written as multi-row statements.
-	blockRows, txRows, addrTxRows, logRows, coinRows rowBuffer
+	blockRows, txRows, addrTxRows, logRows, coinRows, tokenTransferRows, addrTokenRows rowBuffer
 
 	// stmts holds each statement prepared once per batch: parsing the SQL
 	// again for every row was a quarter of SQLite's indexing time.
@@ -136,9 +136,12 @@ func newWriter(ctx context.Context, tx *sql.Tx, s *Store) *writer {
 		logRows: newRowBuffer(`INSERT INTO logs (block_number, log_index, block_hash, tx_hash, tx_index, address,
 			topic0, topic1, topic2, topic3, data)`, 11),
 		coinRows: newRowBuffer(`INSERT INTO coin_balances (address, block_number, value, delta, tx_hash)`, 5),
-		addrs:    map[common.Address]*addrRow{},
-		daily:    map[int64]*dayTotal{},
-		stmts:    map[string]*sql.Stmt{},
+		tokenTransferRows: newRowBuffer(`INSERT INTO token_transfers (block_number, log_index, batch_index, is_batch, block_hash,
+			tx_hash, tx_index, timestamp, token, token_type, from_addr, to_addr, token_id, amount)`, 14),
+		addrTokenRows: newRowBuffer(`INSERT INTO address_token_transfers (address, block_number, log_index, batch_index, sent, received)`, 6),
+		addrs:         map[common.Address]*addrRow{},
+		daily:         map[int64]*dayTotal{},
+		stmts:         map[string]*sql.Stmt{},
 	}
 }
 
@@ -211,7 +214,7 @@ func (w *writer) flushRows(b *rowBuffer) error {
 // flush writes what the batch still holds in memory: the buffered rows,
 // then the address rows.
 func (w *writer) flush() error {
-	for _, b := range []*rowBuffer{&w.blockRows, &w.txRows, &w.addrTxRows, &w.logRows, &w.coinRows} {
+	for _, b := range []*rowBuffer{&w.blockRows, &w.txRows, &w.addrTxRows, &w.logRows, &w.coinRows, &w.tokenTransferRows, &w.addrTokenRows} {
 		if err := w.flushRows(b); err != nil {
 			return err
 		}

@@ -43,7 +43,6 @@ func (w *writer) tokens(b *explorer.IndexedBlock) error {
 	if err := w.tokenMeta(b.Tokens, n); err != nil {
 		return err
 	}
-	var rows, addrRows [][]any
 	transfers := map[common.Address]int64{}
 	deltas := map[balanceKey]*big.Int{}
 	var deltaOrder []balanceKey
@@ -71,15 +70,13 @@ func (w *writer) tokens(b *explorer.IndexedBlock) error {
 		if t.Batch {
 			batch = 1
 		}
-		rows = append(rows, []any{int64(t.BlockNumber), int64(t.LogIndex), t.BatchIndex, batch, key(t.BlockHash[:]),
+		if err := w.insert(&w.tokenTransferRows, int64(t.BlockNumber), int64(t.LogIndex), t.BatchIndex, batch, key(t.BlockHash[:]),
 			key(t.TxHash[:]), int64(t.TxIndex), int64(t.Time), addrKey(t.Token), t.Type, addrKey(t.From), addrKey(t.To),
-			id, w.wei(t.Amount)})
-		if t.From == t.To {
-			addrRows = append(addrRows, []any{addrKey(t.From), int64(t.BlockNumber), int64(t.LogIndex), t.BatchIndex, 1, 1})
-		} else {
-			addrRows = append(addrRows,
-				[]any{addrKey(t.From), int64(t.BlockNumber), int64(t.LogIndex), t.BatchIndex, 1, 0},
-				[]any{addrKey(t.To), int64(t.BlockNumber), int64(t.LogIndex), t.BatchIndex, 0, 1})
+			id, w.wei(t.Amount)); err != nil {
+			return err
+		}
+		if err := w.addressTokenTransfer(t); err != nil {
+			return err
 		}
 		transfers[t.Token]++
 		k := balanceKey{token: t.Token, id: "0"}
@@ -102,14 +99,6 @@ func (w *writer) tokens(b *explorer.IndexedBlock) error {
 			instances[ik] = t // the last transfer of the block decides the owner
 		}
 	}
-	if err := w.execRows(`INSERT INTO token_transfers (block_number, log_index, batch_index, is_batch, block_hash, tx_hash,
-		tx_index, timestamp, token, token_type, from_addr, to_addr, token_id, amount) VALUES `, rows, ``); err != nil {
-		return err
-	}
-	if err := w.execRows(`INSERT INTO address_token_transfers (address, block_number, log_index, batch_index, sent, received)
-		VALUES `, addrRows, ``); err != nil {
-		return err
-	}
 	for token, c := range transfers {
 		// A token whose calls all failed still gets its row, typed by the
 		// shape of its logs.
@@ -131,6 +120,19 @@ func (w *writer) tokens(b *explorer.IndexedBlock) error {
 		return err
 	}
 	return w.balances(deltas, deltaOrder, n, b.TokenTransfers)
+}
+
+// addressTokenTransfer lists t under its sender and its recipient (once
+// when they are the same address).
+func (w *writer) addressTokenTransfer(t *explorer.TokenTransfer) error {
+	n, log := int64(t.BlockNumber), int64(t.LogIndex)
+	if t.From == t.To {
+		return w.insert(&w.addrTokenRows, addrKey(t.From), n, log, t.BatchIndex, 1, 1)
+	}
+	if err := w.insert(&w.addrTokenRows, addrKey(t.From), n, log, t.BatchIndex, 1, 0); err != nil {
+		return err
+	}
+	return w.insert(&w.addrTokenRows, addrKey(t.To), n, log, t.BatchIndex, 0, 1)
 }
 
 // tokenMeta upserts the tokens of a block: a new one gets its row, and the
