@@ -72,6 +72,26 @@ func tokenBlocks() []*explorer.IndexedBlock {
 	return blocks
 }
 
+// allHolders reads every holder of token (of id, if set) through pages of
+// page, as the API pages them.
+func allHolders(t *testing.T, s *Store, token common.Address, id *big.Int, page int) []explorer.TokenBalance {
+	t.Helper()
+	var out []explorer.TokenBalance
+	var after explorer.HolderPosition
+	for {
+		list, err := s.TokenHolders(context.Background(), token, id, after, page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, list...)
+		if len(list) < page {
+			return out
+		}
+		h := list[len(list)-1]
+		after = explorer.HolderPosition{Set: true, Value: h.Value, Address: h.Holder, TokenID: h.TokenID}
+	}
+}
+
 func TestTokenStore(t *testing.T) {
 	eachEngine(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
@@ -105,19 +125,10 @@ func TestTokenStore(t *testing.T) {
 
 		holders := func(token common.Address, id *big.Int) string {
 			var out string
-			var after explorer.HolderPosition
-			for {
-				list, err := s.TokenHolders(ctx, token, id, after, 1)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(list) == 0 {
-					return out
-				}
-				h := list[0]
+			for _, h := range allHolders(t, s, token, id, 1) {
 				out += fmt.Sprintf("%s:%v:%s ", strings.ToLower(h.Holder.Hex()[38:]), h.TokenID, h.Value)
-				after = explorer.HolderPosition{Set: true, Value: h.Value, Address: h.Holder, TokenID: h.TokenID}
 			}
+			return out
 		}
 		for _, c := range []struct {
 			token common.Address
@@ -244,20 +255,8 @@ func TestTokenBalancesAcrossChunks(t *testing.T) {
 			want += fmt.Sprintf("%s:%d ", strings.ToLower(holder(i).Hex()), i+1)
 		}
 		var got string
-		var after explorer.HolderPosition
-		for {
-			list, err := s.TokenHolders(ctx, tok20, nil, after, 40)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, h := range list {
-				got += fmt.Sprintf("%s:%s ", strings.ToLower(h.Holder.Hex()), h.Value)
-			}
-			if len(list) < 40 {
-				break
-			}
-			h := list[len(list)-1]
-			after = explorer.HolderPosition{Set: true, Value: h.Value, Address: h.Holder, TokenID: h.TokenID}
+		for _, h := range allHolders(t, s, tok20, nil, 40) {
+			got += fmt.Sprintf("%s:%s ", strings.ToLower(h.Holder.Hex()), h.Value)
 		}
 		if got != want {
 			t.Fatalf("holders:\n%s\nwant:\n%s", got, want)
