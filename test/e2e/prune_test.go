@@ -382,15 +382,16 @@ func TestPruneSwitchModes(t *testing.T) {
 	n.Stop()
 	n.extra = fullNodeFlags(4, 2)
 	n.Start("dev")
-	var oldest uint64
-	for deadline := time.Now().Add(30 * time.Second); oldest == 0; time.Sleep(50 * time.Millisecond) {
-		if oldest, _ = stateCapability(t, n); time.Now().After(deadline) {
-			t.Fatal("archive → full: no sweep at start")
+	// The sweep at start may stop short of the window: the explorer holds
+	// the states of the blocks it has not indexed yet (a race-built node
+	// indexes slowly), and a held pruner looks again every second.
+	var oldest, head uint64
+	for deadline := time.Now().Add(30 * time.Second); oldest == 0 || oldest+4 < head; time.Sleep(50 * time.Millisecond) {
+		oldest, _ = stateCapability(t, n)
+		head, _ = n.Eth.BlockNumber(ctx(t))
+		if time.Now().After(deadline) {
+			t.Fatalf("archive → full: oldest %d at head %d, window 4", oldest, head)
 		}
-	}
-	head, _ := n.Eth.BlockNumber(ctx(t))
-	if oldest+4 < head {
-		t.Fatalf("archive → full: oldest %d at head %d, window 4", oldest, head)
 	}
 	wantMsg := fmt.Sprintf("state of block 1 is not available on this node: the oldest available is block %d", oldest)
 	checkUnavailable(t, "eth_getBalance at 1 after archive → full", n.RPC.Call(&balance, "eth_getBalance", to, "0x1"), wantMsg)
