@@ -181,8 +181,13 @@ var balanceWhere = strings.TrimSuffix(strings.Repeat(`(token = ? AND has_id = ? 
 // term matches the same row, so lookups and deletes see no difference.
 func (w *writer) balanceChunkArgs(chunk []balanceKey) []any {
 	args := make([]any, 0, 4*balanceChunk)
-	for i := range balanceChunk {
-		args = append(args, w.balanceArgs(chunk[min(i, len(chunk)-1)])...)
+	var last []any
+	for _, k := range chunk {
+		last = w.balanceArgs(k)
+		args = append(args, last...)
+	}
+	for range balanceChunk - len(chunk) {
+		args = append(args, last...) // converted once, not once per copy
 	}
 	return args
 }
