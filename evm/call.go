@@ -39,8 +39,8 @@ func Call(ctx context.Context, cfg *params.ChainConfig, blockCtx vm.BlockContext
 
 	// Stop the interpreter when the time budget or ctx's deadline passes,
 	// with one plain timer (no goroutine waiting meanwhile, no child
-	// context: registering one with ctx was 4 % of a light eth_call's CPU),
-	// and when ctx is canceled otherwise. A ctx whose Done is nil is never
+	// context: registering one with ctx costs a light eth_call more than
+	// the timer), and when ctx is canceled otherwise. A ctx whose Done is nil is never
 	// canceled: its deadline, if any, is only the timer's (the JSON-RPC fast
 	// path bounds eth_call so, rpc.deadlineOnly).
 	if timeout := budget(ctx, opts.Timeout); timeout >= 0 {

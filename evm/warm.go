@@ -12,8 +12,7 @@ import (
 //
 // Why: for every message, go-ethereum's Prepare puts each precompile it is
 // given (17 from Prague on) into a fresh access-list map, which grows twice
-// on the way. For a light eth_call that was 7 % of the node's CPU, more than
-// the call itself.
+// on the way. For a light eth_call that cost more than the call itself.
 //
 // Gas is unchanged: an address is warm when the access list holds it or
 // when it is one of the precompiles Prepare was given, which is exactly the

@@ -82,7 +82,8 @@ type fastMethod struct {
 // stop at its deadline by a timer of their own: eth_call (evm.Call folds the
 // deadline into the timer of its EVM time budget). For a request that only
 // its deadline can end (the front's), the context and timer requestContext
-// makes per call are wasted on them: they were 6 % of a light eth_call.
+// makes per call are wasted on them, and a measurable cost of a light
+// eth_call.
 var deadlineBound = map[string]bool{"eth_call": true}
 
 var (
@@ -188,8 +189,8 @@ func (f *fastPath) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // the request (ok). ctx is the HTTP request's context: a method that takes
 // a context gets it bounded as go-ethereum's server bounds it. done is when
 // the call ended if answer read the clock then (for the metrics), else zero:
-// the front dates its answer with it rather than read the clock again (the
-// clock reads were 3 % of an eth_getBalance's CPU).
+// the front dates its answer with it rather than read the clock again
+// (clock reads showed up in the profile of the lightest reads).
 func (f *fastPath) answer(ctx context.Context, body []byte, out *bytes.Buffer) (ok bool, done time.Time, err error) {
 	var req request
 	m, args, ok := f.decode(body, &req)
@@ -312,7 +313,7 @@ func (m *fastMethod) invoke(ctx context.Context, args []reflect.Value) (any, err
 	if m.hasCtx {
 		// ctx as a value of the parameter's interface type: a concrete
 		// context type would be checked against context.Context's method
-		// set on every call (3% of an eth_call).
+		// set on every call.
 		in = append([]reflect.Value{reflect.ValueOf(&ctx).Elem()}, args...)
 	}
 	out := m.fn.Call(in)
@@ -325,12 +326,12 @@ func (m *fastMethod) invoke(ctx context.Context, args []reflect.Value) (any, err
 // plainCall calls svc's method goName without reflect when it is one of
 // the fast methods without parameters (eth_blockNumber, eth_chainId,
 // eth_baseFee, web3_clientVersion, net_version); nil for any other.
-// reflect.Value.Call was 4% of an eth_blockNumber.
+// reflect.Value.Call costs more than these methods' own work.
 //
 // The method is bound through a one-method interface, not through reflect:
 // a method value reflect makes (Value.MethodByName(...).Interface()) still
 // calls through reflect's trampoline (callMethod, a layout lookup in a
-// sync.Map, the arguments copied twice), 2.5% of an eth_getBalance.
+// sync.Map, the arguments copied twice).
 func plainCall(svc any, goName string) func() any {
 	switch goName {
 	case "BlockNumber":
@@ -362,7 +363,7 @@ func plainCall(svc any, goName string) func() any {
 // context (eth_getBalance, eth_getTransactionCount, eth_getCode,
 // eth_getBlockByNumber, eth_getBlockByHash, eth_getTransactionReceipt) with
 // the signature the server's reflection found; nil for any other.
-// reflect.Value.Call was 3 % of an eth_getBalance.
+// reflect.Value.Call is a visible share of these light reads.
 func typedCall(svc any, goName string) func([]reflect.Value) (any, error) {
 	type bnh = gethrpc.BlockNumberOrHash
 	switch goName {

@@ -325,8 +325,8 @@ var unmarshalerType = reflect.TypeOf((*json.Unmarshaler)(nil)).Elem()
 
 // argType is one parameter of a fast method, with how an argument the
 // scanner has validated decodes into it, worked out once from the type when
-// the method is looked up: reflect's Implements walks a method set, which
-// per call was 2% of an eth_getBalance.
+// the method is looked up: reflect's Implements walks a method set, too
+// much to repeat for every call.
 type argType struct {
 	t   reflect.Type
 	how argDecode

@@ -245,7 +245,7 @@ type reqBuf struct {
 // write that may last about d. A deadline already within a tenth of d (at
 // most a second) of now+d is kept: resetting the runtime's timer for every
 // request of a busy connection cost more than the rest of parsing it, and
-// for every answer 1.5% of an eth_blockNumber.
+// for every answer a visible share of the lightest reads.
 type lazyDeadline struct{ at time.Time }
 
 // extend reports whether the deadline moved to now+d; the caller then sets
@@ -468,7 +468,7 @@ func tokenBytes(b []byte) bool {
 }
 
 // tokenChar: visible ASCII but the separators (a table: testing each byte
-// against the separator list was 3% of an eth_getBalance).
+// against the separator list showed in the profile of every request).
 var tokenChar = func() (t [256]bool) {
 	for c := '!'; c < 0x7f; c++ {
 		t[c] = !strings.ContainsRune(`"(),/:;<=>?@[\]{}`, c)

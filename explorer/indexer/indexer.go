@@ -48,9 +48,9 @@ func (ix *Indexer) Yield(max time.Duration) { ix.yieldMax = max }
 
 // IndexerBatch is how many blocks one database transaction holds at most
 // while catching up, and IndexerBatchTxs about how many transactions: large
-// enough to amortise the commit (each commit rewrites the hot index pages;
-// 64 → 256 blocks took SQLite from 3,700 to 5,900 txs/s), small enough that
-// the API sees progress and memory stays bounded.
+// enough to amortise the commit (each commit rewrites the hot index pages,
+// so fewer, larger commits index faster; bench/README.md, explorer), small
+// enough that the API sees progress and memory stays bounded.
 const (
 	IndexerBatch    = 256
 	IndexerBatchTxs = 16384

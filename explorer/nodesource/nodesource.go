@@ -45,8 +45,8 @@ type NodeSource struct {
 // making blocks: a client that sends one transaction at a time, waiting
 // for each receipt, leaves the pool empty between its blocks (a few
 // milliseconds apart), and an indexer writing each block as it comes takes
-// the CPU its next block needs (one tx at a time on 2 cores: send →
-// receipt p50 6.0 ms with the explorer on against 4.2 off).
+// the CPU its next block needs, which shows in such a client's send →
+// receipt time.
 const quietAfter = 20 * time.Millisecond
 
 // maxRecent bounds the committed blocks kept for the indexer (it drops the

@@ -173,7 +173,7 @@ const balanceChunk = 100
 // balanceWhere names balanceChunk balances. Every lookup and delete names
 // that many (balanceChunkArgs pads a short chunk), so each has one text,
 // prepared once per batch: parsing a new 100-term clause for every block's
-// last chunk was a twelfth of indexing an ERC-20 burst.
+// last chunk was a visible part of indexing an ERC-20 burst.
 var balanceWhere = strings.TrimSuffix(strings.Repeat(`(token = ? AND has_id = ? AND token_id = ? AND address = ?) OR `, balanceChunk), " OR ")
 
 // balanceChunkArgs are balanceWhere's arguments for chunk (1 to
