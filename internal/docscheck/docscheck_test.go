@@ -14,8 +14,10 @@ package docscheck
 //     and the like;
 //   - a comparison with a peer: "3.2× geth", "1.5x anvil", "2 times faster";
 //   - a percentile with its value: "p50 6.0 ms", "p99 = 13";
-//   - a before/after pair: "46 → 27 µs", "was 7 %", "now 5 ms", "from 3,725
-//     to 4,237 transfers/s";
+//   - a before/after pair with a unit, or of series: "46 → 27 µs", "38 / 30
+//     → 21 / 24", "was 7 %", "now 5 ms", "from 3,725 to 4,237
+//     transfers/s" (but not "nonce 0 → 1", nor whole durations: "grows
+//     from 1 ms to 50 ms" describes the code);
 //   - a share of a cost: a percentage or a duration followed by "of" ("6 %
 //     of a light eth_call", "1.2 ms of a block"), or a percentage in a
 //     sentence that speaks of CPU, profiles or allocations;
@@ -107,9 +109,11 @@ var rules = []rule{
 	{"rate", regexp.MustCompile(`(?i)` + num + `\s*[kM]?\s*(?:req|reqs|requests|tx|txs|transactions|transfers|calls|ops|blocks|queries|logs|gas|[KMG]i?B)/s\b`), true},
 	{"peer comparison", regexp.MustCompile(`(?i)` + num + `\s*(?:×|x\b|times)\s*(?:geth|anvil|reth|erigon|nethermind|ethermint|evmos|faster|slower|quicker|as fast)`), true},
 	{"percentile", regexp.MustCompile(`(?i)\bp(?:50|90|95|99|999)\b\s*(?:=|:|of|at|was|is)?\s*~?` + num), true},
-	{"before/after", regexp.MustCompile(num + `\s*` + anyUnit + `?\s*(?:→|->|=>)\s*~?` + num), true},
+	{"before/after", regexp.MustCompile(num + `\s*` + anyUnit + `?\s*(?:→|->|=>)\s*~?` + num + `\s*` + anyUnit), true},
+	{"before/after", regexp.MustCompile(num + `\s*` + anyUnit + `\s*(?:→|->|=>)\s*~?` + num), true},
+	{"before/after", regexp.MustCompile(num + `(?:\s*/\s*` + num + `)+\s*(?:→|->|=>)\s*~?` + num), true},
 	{"before/after", regexp.MustCompile(`(?i)\b(?:was|were|now)\s+(?:about\s+|around\s+|~)?` + num + `\s*(?:%|` + durUnit + `\b|s\b|KB\b|MB\b|cores?\b)`), true},
-	{"before/after", regexp.MustCompile(`(?i)\bfrom\s+~?` + num + `\s*` + anyUnit + `?\s+to\s+~?` + num + `\s*(?:%|` + durUnit + `\b|KB\b|MB\b|cores?\b|[a-z]+/s\b)`), true},
+	{"before/after", regexp.MustCompile(`(?i)\bfrom\s+~?` + num + `\s*` + anyUnit + `?\s+to\s+~?` + num + `\s*(?:%|KB\b|MB\b|cores?\b|[a-z]+/s\b)`), true},
 	{"share", regexp.MustCompile(num + `\s*(?:%|` + durUnit + `)\s+of\b`), false},
 	{"share", regexp.MustCompile(`(?i)` + num + `\s*%[^.;]{0,80}\b(?:CPU|profile|pprof|perf|allocat\w*)`), false},
 	{"share", regexp.MustCompile(`(?i)\b(?:CPU|profile|pprof|perf|allocat\w*)\b[^.;]{0,80}?` + num + `\s*%`), false},
@@ -255,6 +259,8 @@ func TestRulesFlagDiariesNotConstants(t *testing.T) {
 		"send → receipt p50 6.0 ms",
 		"cut the CPU per call from 46 to 27 µs",
 		"46 → 27 µs per eth_blockNumber",
+		"reflect's share 4.6 % → 1.6 %",
+		"sends over 9 ms 38 / 30 / 34 → 21 / 24 / 19",
 		"it was 7 % of the node's CPU",
 		"now 5 ms a block",
 		"they were 6 % of a light eth_call",
@@ -280,8 +286,11 @@ func TestRulesFlagDiariesNotConstants(t *testing.T) {
 		"EIP-1559, EIP-4844 and EIP-7702 transactions",
 		"upstream cometbft#1693, fixed after v0.38",
 		"waits up to 5 ms for a transaction",
+		"the pause between polls grows from 1 ms to 50 ms",
 		"a 4 KiB page",
 		"keys at m/44'/60'/0'/0/N",
+		"the nonce goes 0 → 1 when it is included",
+		"a stored set is brought forward one height at a time",
 	}
 	for _, s := range allowed {
 		if anyRule(s, false) {
