@@ -91,8 +91,8 @@ type Option func(*Keyring)
 
 // LightScrypt makes the keyring encrypt the keys it writes under a
 // passphrase with go-ethereum's light scrypt cost (N = 2^12, p = 6) instead
-// of the standard one (N = 2^18, p = 1), which takes about a second and
-// 256 MiB per key: for tests, which would otherwise spend most of their time
+// of the standard one (N = 2^18, p = 1, 256 MiB of memory per key and as
+// much hashing): for tests, which would otherwise spend most of their time
 // in scrypt, never for keys that matter. Reading is unaffected: a key file
 // records its own cost, so keys of either cost are read alike.
 func LightScrypt() Option { return func(k *Keyring) { k.light = true } }
