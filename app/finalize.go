@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/trie"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/callframe"
 	"github.com/emberchain/ember/evm"
 	"github.com/emberchain/ember/store"
 )
@@ -23,7 +24,7 @@ type finalized struct {
 	balances  map[common.Address]*big.Int
 	cometHash []byte
 	rawTxs    [][]byte
-	calls     [][]store.CallFrame // internal transactions, when captured
+	calls     [][]callframe.Frame // internal transactions, when captured
 	native    []store.NativeTx    // native transactions and their results
 }
 

@@ -7,6 +7,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/emberchain/ember/txsender"
 )
 
 // An impersonated transaction (anvil_impersonateAccount) is an EVM
@@ -59,38 +61,11 @@ func (s *Send) decode() error {
 	return nil
 }
 
-// Impersonate makes from the sender of tx for every reader: go-ethereum
-// caches a transaction's sender with the signer that derived it, and
-// returns the cached one to any signer the cached one calls equal. A
-// knownSender calls every signer equal, so types.Sender answers from
-// whatever signer the caller (execution, the RPC, the explorer) uses.
+// Impersonate makes from the sender of tx for every reader (see
+// txsender.Set) and returns tx.
 func Impersonate(tx *types.Transaction, from common.Address) *types.Transaction {
-	_, _ = types.Sender(knownSender{from: from}, tx)
-	return tx
+	return txsender.Set(tx, from)
 }
 
 // ImpersonatedSender is the sender Impersonate set on tx, if any.
-func ImpersonatedSender(tx *types.Transaction) (common.Address, bool) {
-	from, err := types.Sender(probe{}, tx)
-	return from, err == nil
-}
-
-// knownSender is a signer that knows the sender instead of recovering it.
-type knownSender struct {
-	types.Signer // not used: only Sender and Equal are called on a cached signer
-	from         common.Address
-}
-
-func (k knownSender) Sender(*types.Transaction) (common.Address, error) { return k.from, nil }
-func (k knownSender) Equal(types.Signer) bool                           { return true }
-
-// probe finds a cached knownSender: any other cached signer calls it
-// unequal, and it recovers nothing itself.
-type probe struct{ types.Signer }
-
-var errNotImpersonated = errors.New("not an impersonated transaction")
-
-func (probe) Sender(*types.Transaction) (common.Address, error) {
-	return common.Address{}, errNotImpersonated
-}
-func (probe) Equal(types.Signer) bool { return false }
+func ImpersonatedSender(tx *types.Transaction) (common.Address, bool) { return txsender.Get(tx) }

@@ -66,21 +66,47 @@ type Executor struct {
 	signer   types.Signer
 	gp       *core.GasPool
 	res      BlockResult
+	opts     evmOptions
+}
+
+// evmOptions depart from the chain's rules, for simulations only (see
+// MessageBlock); the zero value is the chain's rules.
+type evmOptions struct {
+	noBaseFee   bool                    // gas prices below the base fee run
+	precompiles vm.PrecompiledContracts // nil: the fork's
+	blobBaseFee *big.Int                // nil: derived from the header
 }
 
 // NewExecutor begins the block described by header (whose Root, TxHash,
 // ReceiptHash, Bloom and GasUsed it does not touch) on statedb, the parent's
 // state. hooks, when set, see every state change and EVM step of the block.
 func NewExecutor(ctx context.Context, cfg *params.ChainConfig, header *types.Header, headers HeaderReader, statedb *state.StateDB, hooks *tracing.Hooks) *Executor {
+	return begin(ctx, cfg, header, headers, statedb, hooks, evmOptions{})
+}
+
+func begin(ctx context.Context, cfg *params.ChainConfig, header *types.Header, headers HeaderReader, statedb *state.StateDB, hooks *tracing.Hooks, opts evmOptions) *Executor {
 	x := &Executor{
 		ctx: ctx, cfg: cfg, header: header, statedb: statedb, hooks: hooks,
 		blockCtx: BlockContext(cfg, header, headers),
 		signer:   Signer(cfg, header.Number, header.Time),
 		gp:       core.NewGasPool(header.GasLimit),
+		opts:     opts,
+	}
+	if opts.blobBaseFee != nil {
+		x.blockCtx.BlobBaseFee = new(big.Int).Set(opts.blobBaseFee)
 	}
 	x.vmdb = hooked(statedb, hooks)
-	x.evm = vm.NewEVM(x.blockCtx, x.vmdb, cfg, vm.Config{Tracer: hooks})
+	x.evm = x.newEVM(x.vmdb, hooks)
 	return x
+}
+
+// newEVM is an EVM of the block on vmdb, whose steps hooks see.
+func (x *Executor) newEVM(vmdb vm.StateDB, hooks *tracing.Hooks) *vm.EVM {
+	evm := vm.NewEVM(x.blockCtx, vmdb, x.cfg, vm.Config{Tracer: hooks, NoBaseFee: x.opts.noBaseFee})
+	if x.opts.precompiles != nil {
+		evm.SetPrecompiles(x.opts.precompiles)
+	}
+	return evm
 }
 
 // hooked is statedb behind hooks: the state hooks (balance, nonce, code
@@ -119,7 +145,7 @@ func (x *Executor) ApplyTx(tx *types.Transaction) TxOutcome {
 // ApplyTxWith is ApplyTx with hooks of its own for this transaction (a
 // tracer) instead of the block's.
 func (x *Executor) ApplyTxWith(tx *types.Transaction, hooks *tracing.Hooks) TxOutcome {
-	evm := vm.NewEVM(x.blockCtx, hooked(x.statedb, hooks), x.cfg, vm.Config{Tracer: hooks})
+	evm := x.newEVM(hooked(x.statedb, hooks), hooks)
 	defer evm.Release()
 	return x.apply(tx, evm)
 }
@@ -135,7 +161,23 @@ func (x *Executor) apply(tx *types.Transaction, evm *vm.EVM) (out TxOutcome) {
 		return out
 	}
 	out.Sender = msg.From
+	receipt, result, err := x.include(evm, msg, tx)
+	if err != nil {
+		out.Rejected = err
+		return out
+	}
+	out.Receipt = receipt
+	if result.Failed() {
+		out.VMErr = result.Err
+		out.Revert = result.Revert()
+	}
+	return out
+}
 
+// include runs msg, for which tx stands, in its place in the block: a
+// message that cannot be executed leaves the state, the gas pool and the
+// block untouched; any other is included with its receipt.
+func (x *Executor) include(evm *vm.EVM, msg *core.Message, tx *types.Transaction) (*types.Receipt, *core.ExecutionResult, error) {
 	// ApplyMessage can buy gas and then fail (e.g. intrinsic gas too low
 	// after the purchase): undo the state and the gas pool in that case.
 	snap, gpSnap := x.statedb.Snapshot(), x.gp.Snapshot()
@@ -145,18 +187,12 @@ func (x *Executor) apply(tx *types.Transaction, evm *vm.EVM) (out TxOutcome) {
 	if err != nil {
 		x.statedb.RevertToSnapshot(snap)
 		x.gp.Set(gpSnap)
-		out.Rejected = err
-		return out
-	}
-	out.Receipt = receipt
-	if result.Failed() {
-		out.VMErr = result.Err
-		out.Revert = result.Revert()
+		return nil, nil, err
 	}
 	x.res.Txs = append(x.res.Txs, tx)
 	x.res.Receipts = append(x.res.Receipts, receipt)
 	x.res.Senders = append(x.res.Senders, msg.From)
-	return out
+	return receipt, result, nil
 }
 
 // applyMessage runs one message and builds its receipt. It mirrors

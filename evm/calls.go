@@ -9,7 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/core/vm"
 
-	"github.com/emberchain/ember/store"
+	"github.com/emberchain/ember/callframe"
 )
 
 // CallRecorder captures the internal transactions of a block while it
@@ -18,7 +18,7 @@ import (
 // hooks, so a plain value transfer (a single depth-0 frame) costs a few
 // slice operations and no allocation beyond its empty per-transaction slot.
 type CallRecorder struct {
-	txs   [][]store.CallFrame // one list per included transaction
+	txs   [][]callframe.Frame // one list per included transaction
 	stack []recFrame          // open frames; [0] is the top-level call
 	inTx  bool                // between OnTxStart and OnTxEnd: frames outside a transaction are not recorded
 }
@@ -43,7 +43,7 @@ func (r *CallRecorder) Hook(h *tracing.Hooks) {
 
 // Frames returns the frames of each transaction the block included, in
 // order.
-func (r *CallRecorder) Frames() [][]store.CallFrame { return r.txs }
+func (r *CallRecorder) Frames() [][]callframe.Frame { return r.txs }
 
 func (r *CallRecorder) onTxStart(*tracing.VMContext, *types.Transaction, common.Address) {
 	r.txs = append(r.txs, nil)
@@ -62,7 +62,7 @@ func (r *CallRecorder) onTxEnd(_ *types.Receipt, err error) {
 
 func (r *CallRecorder) onEnter(depth int, typ byte, from, to common.Address, input []byte, gas uint64, value *big.Int) {
 	if !r.inTx {
-		return // a call outside a transaction (none in ApplyBlock)
+		return // not inside a transaction the executor applies (ApplyTx)
 	}
 	if depth == 0 || len(r.stack) == 0 {
 		r.stack = append(r.stack[:0], recFrame{index: -1})
@@ -83,7 +83,7 @@ func (r *CallRecorder) onEnter(depth int, typ byte, from, to common.Address, inp
 	if value != nil {
 		v.Set(value)
 	}
-	*cur = append(*cur, store.CallFrame{
+	*cur = append(*cur, callframe.Frame{
 		Type: typ, From: from, To: to, Value: v, Gas: gas,
 		Input: bounded(input), TraceAddress: addr,
 	})
@@ -112,8 +112,8 @@ func (r *CallRecorder) onExit(depth int, output []byte, gasUsed uint64, err erro
 }
 
 func bounded(b []byte) []byte {
-	if len(b) > store.MaxCallData {
-		b = b[:store.MaxCallData]
+	if len(b) > callframe.MaxData {
+		b = b[:callframe.MaxData]
 	}
 	return common.CopyBytes(b)
 }

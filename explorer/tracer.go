@@ -15,8 +15,8 @@ var ErrCannotTrace = errors.New("tracing not available")
 
 // Tracer re-executes included transactions on demand, for the raw trace and
 // the state changes of a transaction (nothing of it is stored). NodeSource
-// implements it in-process once the node hands it a ChainTracer; the
-// JSON-RPC source implements it with debug_traceTransaction.
+// implements it in-process once the node hands it its tracer (SetTracer);
+// the JSON-RPC source implements it with debug_traceTransaction.
 type Tracer interface {
 	// CallTrace is an included transaction's call tree as go-ethereum's
 	// callTracer reports it; ErrNotFound when the chain has no such

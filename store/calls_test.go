@@ -9,10 +9,12 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/ethereum/go-ethereum/trie"
+
+	"github.com/emberchain/ember/callframe"
 )
 
 // commitWithCalls commits an empty block on the head with calls.
-func commitWithCalls(t *testing.T, s *Store, calls ...[]CallFrame) uint64 {
+func commitWithCalls(t *testing.T, s *Store, calls ...[]callframe.Frame) uint64 {
 	parent := s.Head()
 	header := &types.Header{ParentHash: parent.Hash(), Number: new(big.Int).Add(parent.Number, common.Big1), Root: parent.Root,
 		Difficulty: new(big.Int), GasLimit: parent.GasLimit, Time: parent.Time + 1, BaseFee: big.NewInt(1)}
@@ -28,7 +30,7 @@ func commitWithCalls(t *testing.T, s *Store, calls ...[]CallFrame) uint64 {
 // calls, writes no key at all.
 func TestInternalCallsStored(t *testing.T) {
 	s := openTestStore(t)
-	frames := [][]CallFrame{
+	frames := [][]callframe.Frame{
 		nil,
 		{
 			{Type: byte(vm.CALL), From: common.Address{1}, To: common.Address{2}, Value: big.NewInt(7), Gas: 100, GasUsed: 50,

@@ -8,16 +8,17 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethdb"
 
-	"github.com/emberchain/ember/devchain"
+	"github.com/emberchain/ember/txsender"
 )
 
-// A dev chain's impersonated transactions (devchain.Send) carry a fake
-// signature: their sender is not in their bytes. The store keeps it beside
-// the block and sets it again on the transactions it decodes, so that every
-// reader (receipts, JSON-RPC, the explorer) sees the sender execution used.
+// A transaction whose sender was set rather than signed (txsender: a dev
+// chain's impersonated transactions) carries a fake signature: its sender is
+// not in its bytes. The store keeps it beside the block and sets it again on
+// the transactions it decodes, so that every reader (receipts, JSON-RPC, the
+// explorer) sees the sender execution used.
 
 // sendersPrefix + number (uint64 BE) -> entries of tx index (uint32 BE) and
-// sender (20 bytes), for the blocks holding impersonated transactions.
+// sender (20 bytes), for the blocks holding transactions with a set sender.
 var sendersPrefix = []byte("ember-snd")
 
 const senderEntry = 4 + common.AddressLength
@@ -26,11 +27,11 @@ func sendersKey(number uint64) []byte {
 	return binary.BigEndian.AppendUint64(append([]byte{}, sendersPrefix...), number)
 }
 
-// writeSenders records the senders of block's impersonated transactions.
+// writeSenders records the senders set on block's transactions.
 func writeSenders(w ethdb.KeyValueWriter, block *types.Block) error {
 	var v []byte
 	for i, tx := range block.Transactions() {
-		if from, ok := devchain.ImpersonatedSender(tx); ok {
+		if from, ok := txsender.Get(tx); ok {
 			v = binary.BigEndian.AppendUint32(v, uint32(i))
 			v = append(v, from[:]...)
 		}
@@ -56,7 +57,7 @@ func (s *Store) setSenders(b *types.Block) error {
 		if int(i) >= len(txs) {
 			return fmt.Errorf("corrupt senders of block %d: index %d of %d", b.NumberU64(), i, len(txs))
 		}
-		devchain.Impersonate(txs[i], common.BytesToAddress(v[4:senderEntry]))
+		txsender.Set(txs[i], common.BytesToAddress(v[4:senderEntry]))
 	}
 	return nil
 }

@@ -25,6 +25,8 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/triedb"
 	"github.com/ethereum/go-ethereum/triedb/hashdb"
+
+	"github.com/emberchain/ember/callframe"
 )
 
 // Options sizes the store's caches.
@@ -182,15 +184,15 @@ func (s *Store) InitGenesis(g *core.Genesis) (*types.Block, error) {
 // already committed into the trie database), then in one synced batch its
 // header, body, receipts, tx lookups, log index, CometBFT hash mapping and
 // the new head. calls, when given, are the internal call frames of each
-// transaction (see CallFrame), written in the same batch.
+// transaction (see callframe.Frame), written in the same batch.
 // A crash between the two leaves the previous head intact.
-func (s *Store) CommitBlock(block *types.Block, receipts types.Receipts, cometHash []byte, calls ...[]CallFrame) error {
+func (s *Store) CommitBlock(block *types.Block, receipts types.Receipts, cometHash []byte, calls ...[]callframe.Frame) error {
 	return s.CommitBlockNative(block, receipts, cometHash, nil, calls...)
 }
 
 // CommitBlockNative is CommitBlock for a block whose CometBFT block also
 // held native transactions: their results are written in the same batch.
-func (s *Store) CommitBlockNative(block *types.Block, receipts types.Receipts, cometHash []byte, native []NativeTx, calls ...[]CallFrame) error {
+func (s *Store) CommitBlockNative(block *types.Block, receipts types.Receipts, cometHash []byte, native []NativeTx, calls ...[]callframe.Frame) error {
 	if err := s.FlushState(block.Root()); err != nil {
 		return fmt.Errorf("block %d: %w", block.NumberU64(), err)
 	}
@@ -238,7 +240,7 @@ func (s *Store) FlushState(root common.Hash) error {
 // writeBlockData writes everything the store keeps of one block but its
 // state and the head pointers: header, body, receipts, canonical hash, tx
 // lookups, CometBFT hash, senders, native txs, internal calls and log index.
-func writeBlockData(batch ethdb.Batch, block *types.Block, receipts types.Receipts, cometHash []byte, native []NativeTx, calls [][]CallFrame) error {
+func writeBlockData(batch ethdb.Batch, block *types.Block, receipts types.Receipts, cometHash []byte, native []NativeTx, calls [][]callframe.Frame) error {
 	hash, number := block.Hash(), block.NumberU64()
 	rawdb.WriteBlock(batch, block)
 	rawdb.WriteReceipts(batch, hash, number, receipts)

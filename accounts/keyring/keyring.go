@@ -83,15 +83,31 @@ const pubKeyField = "x-ember-pubkey"
 type Keyring struct {
 	dir     string
 	backend Backend
+	light   bool // LightScrypt
 }
 
+// Option adjusts a keyring at Open.
+type Option func(*Keyring)
+
+// LightScrypt makes the keyring encrypt the keys it writes under a
+// passphrase with go-ethereum's light scrypt cost (N = 2^12, p = 6) instead
+// of the standard one (N = 2^18, p = 1, 256 MiB of memory per key and as
+// much hashing): for tests, which would otherwise spend most of their time
+// in scrypt, never for keys that matter. Reading is unaffected: a key file
+// records its own cost, so keys of either cost are read alike.
+func LightScrypt() Option { return func(k *Keyring) { k.light = true } }
+
 // Open returns the keyring of backend under home, creating its directory.
-func Open(home string, backend Backend) (*Keyring, error) {
+func Open(home string, backend Backend, opts ...Option) (*Keyring, error) {
 	dir := filepath.Join(home, "keyring-"+string(backend))
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("keyring: %w", err)
 	}
-	return &Keyring{dir: dir, backend: backend}, nil
+	k := &Keyring{dir: dir, backend: backend}
+	for _, o := range opts {
+		o(k)
+	}
+	return k, nil
 }
 
 // Dir is the keystore directory.
@@ -121,19 +137,28 @@ func (k *Keyring) Scrypt() (n, p int) {
 	if k.backend == Test {
 		return testScryptN, 1
 	}
+	return k.PassphraseScrypt()
+}
+
+// PassphraseScrypt is the scrypt cost of a key encrypted under a passphrase
+// someone chose: the file backend's keys, the keys the node creates over
+// personal_* and exported key files. It is the standard cost, except for
+// the test backend's development keys and a keyring opened with
+// LightScrypt, which get geth's light one.
+func (k *Keyring) PassphraseScrypt() (n, p int) {
+	if k.backend == Test || k.light {
+		return keystore.LightScryptN, keystore.LightScryptP
+	}
 	return keystore.StandardScryptN, keystore.StandardScryptP
 }
 
 // KeyStore opens go-ethereum's keystore on the directory, for unlocking and
 // signing in the node. The keys it creates (personal_newAccount,
 // personal_importRawKey) are encrypted with the passphrase the client
-// sends, on every backend: with the standard scrypt cost in the file
-// backend, geth's light one (N = 2^12, p = 6) in the test backend.
+// sends, on every backend, at PassphraseScrypt's cost.
 func (k *Keyring) KeyStore() *keystore.KeyStore {
-	if k.backend == Test {
-		return keystore.NewKeyStore(k.dir, keystore.LightScryptN, keystore.LightScryptP)
-	}
-	return keystore.NewKeyStore(k.dir, keystore.StandardScryptN, keystore.StandardScryptP)
+	n, p := k.PassphraseScrypt()
+	return keystore.NewKeyStore(k.dir, n, p)
 }
 
 // List returns every key, sorted by name.

@@ -9,10 +9,13 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 )
 
+// TestAddListDecrypt runs a key's life on both backends; the file backend
+// with light scrypt (TestScryptCost checks the standard cost is the
+// default), so its key files are read as the standard ones are.
 func TestAddListDecrypt(t *testing.T) {
 	for _, backend := range []Backend{Test, File} {
 		t.Run(string(backend), func(t *testing.T) {
-			kr, err := Open(t.TempDir(), backend)
+			kr, err := Open(t.TempDir(), backend, LightScrypt())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -114,5 +117,36 @@ func TestTestBackendPassphraseKey(t *testing.T) {
 	}
 	if err := kr.Delete(list[0].Name, ""); !errors.Is(err, keystore.ErrDecrypt) {
 		t.Fatalf("delete without the passphrase: %v", err)
+	}
+}
+
+// TestScryptCost: the file backend writes keys at geth's standard scrypt
+// cost unless opened with LightScrypt; the test backend's own keys cost
+// nothing, and keys under a passphrase it holds (personal_*, exports) the
+// light cost. (test/e2e's TestKeysFileScryptCost reads the cost `emberd
+// keys add` writes.)
+func TestScryptCost(t *testing.T) {
+	type cost struct{ n, p int }
+	light, standard := cost{keystore.LightScryptN, keystore.LightScryptP}, cost{keystore.StandardScryptN, keystore.StandardScryptP}
+	for _, tc := range []struct {
+		backend          Backend
+		opts             []Option
+		keys, passphrase cost
+	}{
+		{File, nil, standard, standard},
+		{File, []Option{LightScrypt()}, light, light},
+		{Test, nil, cost{testScryptN, 1}, light},
+		{Test, []Option{LightScrypt()}, cost{testScryptN, 1}, light},
+	} {
+		kr, err := Open(t.TempDir(), tc.backend, tc.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keys, pass cost
+		keys.n, keys.p = kr.Scrypt()
+		pass.n, pass.p = kr.PassphraseScrypt()
+		if keys != tc.keys || pass != tc.passphrase {
+			t.Errorf("%s with %d options: keys %+v, passphrase keys %+v; want %+v, %+v", tc.backend, len(tc.opts), keys, pass, tc.keys, tc.passphrase)
+		}
 	}
 }

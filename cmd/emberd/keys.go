@@ -31,6 +31,11 @@ import (
 type keysFlags struct {
 	home    string
 	backend string
+	// lightScrypt (--unsafe-light-scrypt, hidden) encrypts the keys the
+	// command writes with geth's light scrypt cost instead of the standard
+	// one: for tests of the file backend, which would otherwise spend most
+	// of their time in scrypt. Not for keys that matter.
+	lightScrypt bool
 }
 
 func keysCmd() *cobra.Command {
@@ -45,6 +50,8 @@ standard input, one line per prompt (see docs/keys.md).`,
 	pf := cmd.PersistentFlags()
 	pf.StringVar(&f.home, "home", defaultHome(), "node home directory")
 	pf.StringVar(&f.backend, "keyring-backend", "", `keyring backend: test (no passphrases) or file (encrypted) (default from app.toml [keyring] backend, else "file")`)
+	pf.BoolVar(&f.lightScrypt, "unsafe-light-scrypt", false, "encrypt the keys written with geth's light scrypt cost (N=2^12, p=6), not the standard one: for tests only")
+	_ = pf.MarkHidden("unsafe-light-scrypt")
 	cmd.AddCommand(keysAddCmd(f), keysListCmd(f), keysShowCmd(f), keysDeleteCmd(f),
 		keysImportCmd(f), keysExportCmd(f), keysUnsafeImportCmd(f), keysUnsafeExportCmd(f))
 	return cmd
@@ -76,7 +83,11 @@ func (f *keysFlags) open(cmd *cobra.Command) (*keysEnv, error) {
 	if err != nil {
 		return nil, err
 	}
-	kr, err := keyring.Open(f.home, b)
+	var opts []keyring.Option
+	if f.lightScrypt {
+		opts = append(opts, keyring.LightScrypt())
+	}
+	kr, err := keyring.Open(f.home, b, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -505,18 +516,15 @@ passphrase and its repeat, from standard input.`,
 }
 
 // encryptKeyFile writes a plain geth key file (no Ember fields) under the
-// export passphrase: standard scrypt from the file backend, geth's light
-// scrypt from the test backend's development keys (whose keyring copies
-// have no passphrase and so no cost).
+// export passphrase, at the keyring's PassphraseScrypt cost: standard scrypt
+// from the file backend, geth's light scrypt from the test backend's
+// development keys (whose keyring copies have no passphrase and so no cost).
 func encryptKeyFile(priv *ecdsa.PrivateKey, pass string, kr *keyring.Keyring) ([]byte, error) {
 	id, err := uuid.NewRandom()
 	if err != nil {
 		return nil, err
 	}
-	n, p := keystore.StandardScryptN, keystore.StandardScryptP
-	if kr.Backend() == keyring.Test {
-		n, p = keystore.LightScryptN, keystore.LightScryptP
-	}
+	n, p := kr.PassphraseScrypt()
 	key := &keystore.Key{Id: id, Address: crypto.PubkeyToAddress(priv.PublicKey), PrivateKey: priv}
 	return keystore.EncryptKey(key, pass, n, p)
 }

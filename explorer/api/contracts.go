@@ -375,14 +375,19 @@ func (h *handlers) smartContract(r *request) (any, error) {
 		}
 	}
 	if vc := ci.verified; vc != nil {
-		o.fill(vc, ci)
+		if err := o.fill(vc, ci); err != nil {
+			return nil, err
+		}
 	}
 	return o, nil
 }
 
 // fill sets the verification's fields: its sources and settings, and for
-// the address's own verification (not a twin's) its outcome.
-func (o *contractJSON) fill(vc *explorer.VerifiedContract, ci *contractInfo) {
+// the address's own verification (not a twin's) its outcome. An ABI or
+// settings that are not JSON make the row corrupt: Blockscout's schema lets
+// both be null, but a verified contract shown without its ABI reads as one
+// without methods, which is not what the row says.
+func (o *contractJSON) fill(vc *explorer.VerifiedContract, ci *contractInfo) error {
 	if ci.twin {
 		o.VerifiedTwin = ptr(vc.Address.Hex())
 	} else {
@@ -404,8 +409,12 @@ func (o *contractJSON) fill(vc *explorer.VerifiedContract, ci *contractInfo) {
 	}
 	// The ABI and settings are re-encoded as Go encodes them (object keys
 	// sorted), as they always were.
-	_ = json.Unmarshal([]byte(vc.ABI), &o.ABI)
-	_ = json.Unmarshal([]byte(vc.Settings), &o.CompilerSettings)
+	if err := json.Unmarshal([]byte(vc.ABI), &o.ABI); err != nil {
+		return corruptABI(vc, err)
+	}
+	if err := json.Unmarshal([]byte(vc.Settings), &o.CompilerSettings); err != nil {
+		return corrupt(err, "compiler settings of verified contract %s", vc.Address.Hex())
+	}
 	for _, f := range vc.Sources {
 		o.Sources = append(o.Sources, sourceFile{Path: f.Path, Content: f.Content})
 	}
@@ -413,6 +422,12 @@ func (o *contractJSON) fill(vc *explorer.VerifiedContract, ci *contractInfo) {
 	o.OptimizationEnabled, o.LicenseType = &vc.Optimization, &vc.LicenseType
 	o.SourceCode, o.FilePath = &vc.SourceCode, &vc.FilePath
 	o.OptimizationRuns, o.OptimizationsRuns = vc.OptimizerRuns, vc.OptimizerRuns
+	return nil
+}
+
+// corruptABI is the error of vc's stored ABI that is not JSON.
+func corruptABI(vc *explorer.VerifiedContract, err error) error {
+	return corrupt(err, "ABI of verified contract %s", vc.Address.Hex())
 }
 
 // methods lists an ABI's functions that read (view, pure) or write
@@ -439,10 +454,13 @@ func methods(a *abi.ABI, read bool) []abi.Method {
 	return out
 }
 
-// abiEntries are the methods' entries of the ABI JSON, keyed by signature.
-func abiEntries(js string) map[string]obj {
+// abiEntries are the methods' entries of vc's ABI JSON, keyed by
+// signature.
+func abiEntries(vc *explorer.VerifiedContract) (map[string]obj, error) {
 	var raw []obj
-	_ = json.Unmarshal([]byte(js), &raw)
+	if err := json.Unmarshal([]byte(vc.ABI), &raw); err != nil {
+		return nil, corruptABI(vc, err)
+	}
 	out := map[string]obj{}
 	for _, e := range raw {
 		switch e["type"] {
@@ -458,7 +476,7 @@ func abiEntries(js string) map[string]obj {
 			out[e["type"].(string)] = e
 		}
 	}
-	return out
+	return out, nil
 }
 
 // canonicalType is an ABI parameter's type with tuples spelled out.
@@ -480,9 +498,12 @@ func canonicalType(p any) string {
 // methodList renders read or write methods as Blockscout does: each the
 // ABI entry plus method_id; a read method without inputs also carries its
 // current value in outputs[i].value (called at the head).
-func (h *handlers) methodList(ctx context.Context, target common.Address, vc *explorer.VerifiedContract, read bool) []obj {
+func (h *handlers) methodList(ctx context.Context, target common.Address, vc *explorer.VerifiedContract, read bool) ([]obj, error) {
+	entries, err := abiEntries(vc)
+	if err != nil {
+		return nil, err
+	}
 	parsed := abiCache.Parse(vc.ABI)
-	entries := abiEntries(vc.ABI)
 	out := []obj{}
 	for _, m := range methods(parsed, read) {
 		key := m.Sig
@@ -507,7 +528,7 @@ func (h *handlers) methodList(ctx context.Context, target common.Address, vc *ex
 		}
 		out = append(out, item)
 	}
-	return out
+	return out, nil
 }
 
 func (h *handlers) fillOutputs(ctx context.Context, target common.Address, m abi.Method, item obj) {
@@ -563,7 +584,7 @@ func (h *handlers) methodsOf(r *request, read, viaProxy bool) (any, error) {
 		return []obj{}, nil
 	}
 	// Reads through a proxy run against the proxy (its storage).
-	return h.methodList(r.Context(), addr, vc, read), nil
+	return h.methodList(r.Context(), addr, vc, read)
 }
 
 func (h *handlers) methodsRead(r *request) (any, error)       { return h.methodsOf(r, true, false) }

@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math/big"
 	"net/http"
@@ -69,14 +70,34 @@ func rpcNotFound(msg string) error {
 	return &statusError{status: http.StatusNotFound, code: grpcNotFound, msg: msg}
 }
 
+// corruptError is a stored value that does not decode: the database holds
+// something the explorer never writes. It is answered as a 500 that names
+// the value, so that the operator knows which row to repair (or which
+// contract to verify again), and logged with the decoder's error; shown
+// empty, it would read as a legitimate answer.
+type corruptError struct {
+	what string // "the ABI of verified contract 0x…"
+	err  error
+}
+
+func (e *corruptError) Error() string { return "corrupt " + e.what + ": " + e.err.Error() }
+func (e *corruptError) Unwrap() error { return e.err }
+
+// corrupt is the error of a stored value, what, that failed to decode.
+func corrupt(err error, format string, args ...any) error {
+	return &corruptError{what: fmt.Sprintf(format, args...), err: err}
+}
+
 // serve adapts an endpoint to http: its value as JSON, or its error in
-// Blockscout's shape. Store errors are logged, not shown.
+// Blockscout's shape. Store errors are logged, not shown; a corrupt stored
+// value is logged and named.
 func (h *handlers) serve(fn func(*request) (any, error)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		v, err := fn(&request{r})
 		var (
 			ae *apiError
 			se *statusError
+			ce *corruptError
 		)
 		switch {
 		case err == nil:
@@ -87,6 +108,9 @@ func (h *handlers) serve(fn func(*request) (any, error)) http.Handler {
 			writeJSON(w, se.status, rpcStatus{Code: se.code, Message: se.msg})
 		case errors.Is(err, explorer.ErrNotFound):
 			writeJSON(w, http.StatusNotFound, message("Not found"))
+		case errors.As(err, &ce):
+			h.log.Error("explorer API: corrupt stored data", "path", r.URL.Path, "err", err)
+			writeJSON(w, http.StatusInternalServerError, message("Internal server error: corrupt stored data: "+ce.what))
 		default:
 			h.log.Error("explorer API", "path", r.URL.Path, "err", err)
 			writeJSON(w, http.StatusInternalServerError, message("Internal server error"))

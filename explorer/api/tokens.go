@@ -350,7 +350,7 @@ func (h *handlers) tokenInstances(r *request) (any, error) {
 		}
 		items := make([]*instanceItem, len(list))
 		for i := range list {
-			items[i] = instanceJSON(&list[i], t, c)
+			items[i] = instanceJSON(&list[i], t, c, h.log)
 		}
 		return items, nil
 	}, func(last *explorer.TokenInstance, _ uint64) any {
@@ -371,7 +371,7 @@ func (h *handlers) tokenInstance(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return instanceJSON(in, t, c), nil
+	return instanceJSON(in, t, c, h.log), nil
 }
 
 func (h *handlers) instanceTransfers(r *request) (any, error) {
@@ -471,7 +471,7 @@ func (h *handlers) nftItems(ctx context.Context, list []explorer.TokenBalance) (
 		if in == nil {
 			in = &explorer.TokenInstance{Token: b.Token, Type: b.Type, TokenID: b.TokenID}
 		}
-		items[i] = instanceJSON(in, v.tokens[b.Token], v.c)
+		items[i] = instanceJSON(in, v.tokens[b.Token], v.c, v.log)
 		items[i].Value = ptr(b.Value.String())
 	}
 	return items, nil

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"math/big"
 	"strings"
 
@@ -30,14 +31,30 @@ func tokenObj(t *explorer.Token) *tokenInfo {
 	}
 }
 
+// instanceMetadata is in's stored metadata, nil when none was fetched. The
+// indexer stores only JSON objects, so one that does not decode is a
+// corrupt row: it is logged and the instance shown without metadata
+// (metadata, image_url, … null), as Blockscout shows an instance whose
+// metadata it could not read, rather than failing every list of transfers
+// and holdings the instance appears in.
+func instanceMetadata(in *explorer.TokenInstance, log *slog.Logger) map[string]any {
+	if len(in.Metadata) == 0 {
+		return nil
+	}
+	var meta map[string]any
+	if err := json.Unmarshal(in.Metadata, &meta); err != nil {
+		log.Error("explorer API: corrupt stored data: metadata of token instance shown as null",
+			"token", in.Token.Hex(), "id", in.TokenID.String(), "err", err)
+		return nil
+	}
+	return meta
+}
+
 // instanceJSON is Blockscout's NFT instance; image_url, animation_url and
 // external_app_url come from the metadata's image (or image_url),
 // animation_url and external_url.
-func instanceJSON(in *explorer.TokenInstance, t *explorer.Token, c contracts) *instanceItem {
-	var meta map[string]any
-	if len(in.Metadata) > 0 {
-		_ = json.Unmarshal(in.Metadata, &meta)
-	}
+func instanceJSON(in *explorer.TokenInstance, t *explorer.Token, c contracts, log *slog.Logger) *instanceItem {
+	meta := instanceMetadata(in, log)
 	str := func(keys ...string) *string {
 		for _, k := range keys {
 			if s, ok := meta[k].(string); ok && s != "" {
@@ -85,12 +102,13 @@ type tokenView struct {
 	tokens    map[common.Address]*explorer.Token
 	instances map[common.Address]map[string]*explorer.TokenInstance
 	c         contracts
+	log       *slog.Logger
 }
 
 // view loads the tokens, instances (of the ids given per token) and
 // contract flags of one page.
 func (h *handlers) view(ctx context.Context, tokens []common.Address, ids map[common.Address][]*big.Int, addrs []common.Address) (*tokenView, error) {
-	v := &tokenView{instances: map[common.Address]map[string]*explorer.TokenInstance{}}
+	v := &tokenView{instances: map[common.Address]map[string]*explorer.TokenInstance{}, log: h.log}
 	var err error
 	if v.tokens, err = h.b.Store.TokensOf(ctx, tokens); err != nil {
 		return nil, err
@@ -111,7 +129,7 @@ func (v *tokenView) instance(token common.Address, id *big.Int) *instanceItem {
 	if in == nil {
 		return nil
 	}
-	return instanceJSON(in, v.tokens[token], v.c)
+	return instanceJSON(in, v.tokens[token], v.c, v.log)
 }
 
 // transferView loads what a page of transfers renders with.

@@ -190,7 +190,7 @@ func (ix *Indexer) build(ctx context.Context, number uint64) (*explorer.IndexedB
 			return nil, err
 		}
 	}
-	ix.buildTokens(ctx, ib) // indexer_tokens.go; adds token holders to Touched
+	ix.buildTokens(ctx, ib) // tokens.go; adds token holders to Touched
 	addrs := touchedAddresses(ib)
 	after, err := ix.src.Balances(ctx, number, addrs)
 	if err != nil {

@@ -25,7 +25,7 @@ type NodeSource struct {
 	notify  chan struct{}
 	pending func() (pending, queued map[common.Address][]*types.Transaction)
 	busy    func() bool     // transactions wait for a block (SetBusy)
-	tracer  explorer.Tracer // the node's, for raw traces and state changes (nodesource_traces.go)
+	tracer  explorer.Tracer // the node's, for raw traces and state changes (traces.go)
 	prefix  string          // bech32 prefix and denomination, to decode native transactions (SetNative)
 	denom   string
 

@@ -163,6 +163,10 @@ func VerifyCompiling(ctx context.Context, c *Compiler, code, creation []byte, fi
 	if err := json.Unmarshal(meta.Settings, &cfg); err != nil {
 		return nil, refuse("metadata settings: %v", err)
 	}
+	var st settings // what the record shows of them
+	if err := json.Unmarshal(meta.Settings, &st); err != nil {
+		return nil, refuse("metadata settings: %v", err)
+	}
 	target, _ := cfg["compilationTarget"].(map[string]any)
 	if len(target) != 1 {
 		return nil, refuse("the metadata names %d compilation targets, want 1", len(target))
@@ -235,8 +239,6 @@ func VerifyCompiling(ctx context.Context, c *Compiler, code, creation []byte, fi
 		ABI: string(ct.ABI), FilePath: targetFile, SourceCode: contents[targetFile], Settings: string(meta.Settings),
 		Metadata: ct.Metadata, DeployedCode: code, CodeHash: crypto.Keccak256Hash(code), FullMatch: full,
 	}
-	var st settings
-	_ = json.Unmarshal(meta.Settings, &st)
 	vc.EVMVersion, vc.Optimization, vc.OptimizerRuns = st.EVMVersion, st.Optimizer.Enabled, st.Optimizer.Runs
 	if vc.EVMVersion == "" {
 		vc.EVMVersion = "default"

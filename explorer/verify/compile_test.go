@@ -52,3 +52,28 @@ func TestPartialMatch(t *testing.T) {
 		t.Fatalf("other code: %v", err)
 	}
 }
+
+// TestCompilingRefusesUnreadableSettings: metadata settings that are JSON
+// but not of the shape the record shows (an optimizer's "enabled" that is
+// not a boolean) are refused before anything is compiled, not recorded as
+// optimizer off.
+func TestCompilingRefusesUnreadableSettings(t *testing.T) {
+	// A stand-in for solc that only knows its version: nothing gets as far
+	// as compiling.
+	fake := filepath.Join(t.TempDir(), "solc")
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\necho 'solc, the solidity compiler commandline interface'\necho 'Version: 0.8.28+commit.7893614a.Linux.g++'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tok := contracts.MustLoad("EmberToken")
+	f := files(tok)
+	meta := strings.Replace(tok.Metadata, `"enabled":true`, `"enabled":"yes"`, 1)
+	if meta == tok.Metadata {
+		t.Fatal(`EmberToken's metadata has no "enabled":true to change`)
+	}
+	f["metadata.json"] = []byte(meta)
+	_, err := VerifyCompiling(context.Background(), &Compiler{Path: fake}, tok.DeployedBytecode, nil, f)
+	var r *Refusal
+	if !errors.As(err, &r) || !strings.Contains(r.Reason, "metadata settings: json: cannot unmarshal string") {
+		t.Fatalf("got %v, want a refusal of the metadata settings", err)
+	}
+}

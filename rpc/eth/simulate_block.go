@@ -98,7 +98,7 @@ func (s *simulation) runBlock(ctx context.Context, block *SimBlock, header, pare
 		}
 		txs[i], res.senders[i] = call.tx, call.from
 		logs.startCall(call.tx.Hash(), i)
-		receipt, result, err := run.Apply(ctx, call.msg, call.tx, i)
+		receipt, result, err := run.Apply(ctx, call.msg, call.tx)
 		if err != nil {
 			return nil, applyError(err, call.msg.GasLimit)
 		}

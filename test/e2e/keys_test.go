@@ -59,12 +59,18 @@ func newKeysCLI(t *testing.T, backend string) keysCLI {
 }
 
 // run runs emberd with args plus --home (and --keyring-backend), feeding
-// stdin, and returns stdout, stderr and the exit error.
+// stdin, and returns stdout, stderr and the exit error. keys commands get
+// the hidden --unsafe-light-scrypt: the file backend's standard scrypt
+// would spend most of these tests' time (TestKeysFileScryptCost checks the
+// standard cost without it).
 func (k keysCLI) run(stdin string, args ...string) (string, string, error) {
 	k.t.Helper()
 	args = append(args, "--home", k.home)
-	if k.backend != "" && args[0] == "keys" {
-		args = append(args, "--keyring-backend", k.backend)
+	if args[0] == "keys" {
+		args = append(args, "--unsafe-light-scrypt")
+		if k.backend != "" {
+			args = append(args, "--keyring-backend", k.backend)
+		}
 	}
 	cmd := exec.Command(emberdBin, args...)
 	var stdout, stderr bytes.Buffer
@@ -531,4 +537,46 @@ func TestKeysBadInputRefused(t *testing.T) {
 	if got := f.files("file"); !slices.Equal(got, []string{"a.json"}) {
 		t.Errorf("file keyring holds %v", got)
 	}
+}
+
+// TestKeysFileScryptCost: `emberd keys add` on the file backend writes
+// geth's standard scrypt cost; with the hidden --unsafe-light-scrypt (which
+// the other keys tests use) the light one, and such a file is read by the
+// same commands as any other.
+func TestKeysFileScryptCost(t *testing.T) {
+	k := newKeysCLI(t, "file")
+	add := exec.Command(emberdBin, "keys", "add", "std", "--keyring-backend", "file", "--home", k.home)
+	add.Stdin = strings.NewReader("pw\npw\n")
+	if out, err := add.CombinedOutput(); err != nil {
+		t.Fatalf("emberd keys add: %v\n%s", err, out)
+	}
+	k.ok("pw\npw\n", "keys", "unsafe-import-eth-key", "light", keyVectors[0].priv)
+	cost := func(name string) (n, p int) {
+		raw, err := os.ReadFile(filepath.Join(k.home, "keyring-file", name+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f struct {
+			Crypto struct {
+				KDFParams struct {
+					N int `json:"n"`
+					P int `json:"p"`
+				} `json:"kdfparams"`
+			} `json:"crypto"`
+		}
+		if err := json.Unmarshal(raw, &f); err != nil {
+			t.Fatalf("%s.json: %v", name, err)
+		}
+		return f.Crypto.KDFParams.N, f.Crypto.KDFParams.P
+	}
+	if n, p := cost("std"); n != keystore.StandardScryptN || p != keystore.StandardScryptP {
+		t.Errorf("keys add wrote scrypt N=%d p=%d, want the standard N=%d p=%d", n, p, keystore.StandardScryptN, keystore.StandardScryptP)
+	}
+	if n, p := cost("light"); n != keystore.LightScryptN || p != keystore.LightScryptP {
+		t.Errorf("--unsafe-light-scrypt wrote scrypt N=%d p=%d, want the light N=%d p=%d", n, p, keystore.LightScryptN, keystore.LightScryptP)
+	}
+	if got := strings.TrimSpace(k.ok("pw\n", "keys", "unsafe-export-eth-key", "light")); got != strings.ToUpper(keyVectors[0].priv) {
+		t.Errorf("light key exported %s, want %s", got, strings.ToUpper(keyVectors[0].priv))
+	}
+	k.fails("wrong passphrase", "nope\n", "keys", "unsafe-export-eth-key", "light")
 }

@@ -83,7 +83,8 @@ func (n *Node) walletStatus(t *testing.T, path string) string {
 // ethers' verifyMessage and signMessage, and the wallet statuses.
 func TestPersonalFileKeyFromCLI(t *testing.T) {
 	n := StartDev(t, "--keyring-backend", "file", "--empty-block-interval", "0")
-	add := exec.Command(emberdBin, "keys", "add", "alice", "--keyring-backend", "file", "--home", n.Home)
+	// Light scrypt: every unlock and signature below decrypts the key.
+	add := exec.Command(emberdBin, "keys", "add", "alice", "--keyring-backend", "file", "--home", n.Home, "--unsafe-light-scrypt")
 	add.Stdin = strings.NewReader("correct horse\ncorrect horse\n")
 	if out, err := add.CombinedOutput(); err != nil {
 		t.Fatalf("emberd keys add: %v\n%s", err, out)
