@@ -44,6 +44,7 @@ import (
 	"github.com/emberchain/ember/snapshot"
 	"github.com/emberchain/ember/store"
 	"github.com/emberchain/ember/txpool"
+	"github.com/emberchain/ember/txpool/journal"
 )
 
 // Overrides are command-line settings that take precedence over the files.
@@ -119,12 +120,11 @@ type Node struct {
 	pvDone  func()         // frees the validator's tmpfs state (see loadValidator)
 	walDone func()         // frees the tmpfs consensus WAL (see unsyncedWAL)
 
-	journal     *txJournal    // accepted transactions, admitted again at start (journal.go)
-	journalStop chan struct{} // ends the journal's rotation
-	journalDone chan struct{} // closed when it has
-	journalOnce sync.Once     // stopJournal's work, once
-	stopOnce    sync.Once     // Stop's work, once
-	minGas      minGasPrice   // miner_setGasPrice's lock and whether a flag fixed the price
+	journal     *journal.Journal // accepted transactions, admitted again at start (journal.go)
+	journalStop func()           // ends the journal's rotation
+	journalOnce sync.Once        // stopJournal's work, once
+	stopOnce    sync.Once        // Stop's work, once
+	minGas      minGasPrice      // miner_setGasPrice's lock and whether a flag fixed the price
 
 	metrics     *metrics.Metrics // nil unless [metrics] enable (metrics.go)
 	metricsSrv  *httpserve.Server

@@ -62,7 +62,7 @@ func (n *Node) rewind(ctx context.Context, h uint64) error {
 	// CometBFT's new mempool starts empty): drop them, journal included.
 	n.pool.RemoveAll(n.pool.Raws())
 	if n.journal != nil {
-		if err := n.journal.rotate(func() [][]byte { return nil }); err != nil {
+		if err := n.journal.Rotate(func() [][]byte { return nil }); err != nil {
 			return err
 		}
 	}
