@@ -19,10 +19,6 @@ import (
 	"github.com/emberchain/ember/txpool"
 )
 
-// DevNamespaces are the test-chain namespaces a development chain serves
-// beside its app.toml list (see package rpc/anvil).
-var DevNamespaces = []string{"anvil", "hardhat", "evm"}
-
 // devNamespaces returns the anvil_, hardhat_ and evm_ services of a
 // development chain (genesis app_state.dev), none on other chains, where
 // the methods answer -32601. On a development chain, ethAPI's

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/emberchain/ember/internal/freeport"
+	"github.com/emberchain/ember/node/config"
 )
 
 // startDevNode runs a dev node in this process on free ports.
@@ -22,7 +23,7 @@ func startDevNode(t testing.TB) *Node {
 // set here) with edit applied to its config. A free port is only free until
 // someone takes it, and packages test in parallel: a start that finds one of
 // its ports taken tries again, in a fresh home, on other ports.
-func startDevNodeWith(t testing.TB, init InitOptions, edit func(*Config)) *Node {
+func startDevNodeWith(t testing.TB, init InitOptions, edit func(*config.Config)) *Node {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("starts a node: skipped with -short")
@@ -34,12 +35,12 @@ func startDevNodeWith(t testing.TB, init InitOptions, edit func(*Config)) *Node 
 			t.Fatal(err)
 		}
 		if edit != nil {
-			cfg, err := LoadConfig(init.Home)
+			cfg, err := config.Load(init.Home)
 			if err != nil {
 				t.Fatal(err)
 			}
 			edit(&cfg)
-			if err := WriteConfig(init.Home, cfg); err != nil {
+			if err := config.Write(init.Home, cfg); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/emberchain/ember/app"
+	"github.com/emberchain/ember/node/config"
 	"github.com/emberchain/ember/rpc"
 )
 
@@ -94,19 +95,19 @@ func InitHome(opts InitOptions) error {
 	if err != nil {
 		return err
 	}
-	cfg := DefaultConfig()
+	cfg := config.Default()
 	if opts.Dev {
 		cfg.JSONRPC.WSAddress = "127.0.0.1:8546"
-		cfg.JSONRPC.API = Namespaces()
+		cfg.JSONRPC.API = config.Namespaces()
 		cfg.TxPool = devTxPool(cfg.TxPool, cc.Mempool.Size)
 		cfg.Keyring.Backend = "test"
-		cfg.Validator.SyncState = false // one local validator: see ValidatorConfig
-		cfg.Store.Sync = false          // see StoreConfig
-		cfg.Runtime.GCPercent = 400     // see RuntimeConfig
+		cfg.Validator.SyncState = false // one local validator: see config.Validator
+		cfg.Store.Sync = false          // see config.Store
+		cfg.Runtime.GCPercent = 400     // see config.Runtime
 		// A dev chain runs everything: the explorer indexes it from block 0
 		// (--explorer.enable=false turns it off for one run).
 		cfg.Explorer.Enable = true
-		cfg.Metrics.Enable = true // on 127.0.0.1: see DefaultMetricsAddress
+		cfg.Metrics.Enable = true // on 127.0.0.1: see config.DefaultMetricsAddress
 	}
 	return writeAppFiles(opts.Home, cfg)
 }
@@ -145,11 +146,11 @@ func saveGenesis(path, chainID string, appState json.RawMessage, validators []cm
 
 // writeAppFiles writes app.toml and the private namespaces' JWT secret, so
 // that `emberd auth token` works before the first start.
-func writeAppFiles(home string, cfg Config) error {
+func writeAppFiles(home string, cfg config.Config) error {
 	if _, err := rpc.EnsureJWTSecret(filepath.Join(home, rpc.JWTSecretFile)); err != nil {
 		return err
 	}
-	return WriteConfig(home, cfg)
+	return config.Write(home, cfg)
 }
 
 // tuneDev sets consensus for a single local validator: a block as soon as
@@ -169,7 +170,7 @@ func tuneDev(cc *cmtcfg.Config, interval time.Duration) {
 	// once (it carries the new AppHash). A 4 ms wait before it, so that it
 	// also carried the transaction a client sends on seeing the previous
 	// receipt, paid while each block synced to disk (1 ms polling, then: 0
-	// ms 10.4 ms p50, 4 ms 6.3). With dev homes unsynced (StoreConfig.Sync)
+	// ms 10.4 ms p50, 4 ms 6.3). With dev homes unsynced (config.Store.Sync)
 	// blocks take a millisecond or two and the wait no longer pays: one tx
 	// at a time, 0 ms gave p50 5.9–6.5 ms polled every millisecond (4 ms:
 	// 6.0–6.1) and 8.0 ms polled every 5 ms (4 ms: 10.9); transfers/s the

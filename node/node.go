@@ -21,7 +21,6 @@ import (
 	"github.com/cometbft/cometbft/rpc/client/local"
 	cmttypes "github.com/cometbft/cometbft/types"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/spf13/viper"
 
 	"github.com/emberchain/ember/app"
 	"github.com/emberchain/ember/cosmosapi"
@@ -30,6 +29,7 @@ import (
 	"github.com/emberchain/ember/grpcapi"
 	"github.com/emberchain/ember/httpserve"
 	"github.com/emberchain/ember/metrics"
+	"github.com/emberchain/ember/node/config"
 	"github.com/emberchain/ember/rest"
 	"github.com/emberchain/ember/rpc"
 	"github.com/emberchain/ember/rpc/anvil"
@@ -82,7 +82,7 @@ type Overrides struct {
 // Node is one running emberd.
 type Node struct {
 	home    string
-	cfg     Config
+	cfg     config.Config
 	cmtCfg  *cmtcfg.Config
 	genesis *cmttypes.GenesisDoc
 	state   *app.AppState
@@ -138,11 +138,11 @@ func New(home string, ov Overrides) (*Node, error) {
 	if !Initialized(home) {
 		return nil, fmt.Errorf("%s: %w", home, errNotInitialized)
 	}
-	cfg, err := LoadConfig(home)
+	cfg, err := config.Load(home)
 	if err != nil {
 		return nil, err
 	}
-	cmtCfg, err := loadCometConfig(home)
+	cmtCfg, err := config.LoadComet(home)
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +150,7 @@ func New(home string, ov Overrides) (*Node, error) {
 	if err := checkMempoolConfig(cmtCfg); err != nil {
 		return nil, err
 	}
-	minTip, err := ParseMinGasPrices(cfg.MinGasPrices)
+	minTip, err := config.ParseMinGasPrices(cfg.MinGasPrices)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +167,7 @@ func New(home string, ov Overrides) (*Node, error) {
 		return nil, err
 	}
 	st, err := store.Open(filepath.Join(home, "data", "ember"), appState.EVM.Config, store.Options{CacheMB: cfg.Store.CacheMB, TrieCacheMB: cfg.Store.TrieCacheMB, NoSync: !cfg.Store.Sync,
-		Preimages: appState.Dev, Prune: cfg.Store.pruneOptions(), Log: log.With("module", "store")})
+		Preimages: appState.Dev, Prune: cfg.Store.PruneOptions(), Log: log.With("module", "store")})
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +175,7 @@ func New(home string, ov Overrides) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	pool := txpool.New(cfg.TxPool.pool())
+	pool := txpool.New(cfg.TxPool.Pool())
 	n := &Node{
 		home: home, cfg: cfg, cmtCfg: cmtCfg, genesis: doc, state: appState, log: log,
 		store: st, pool: pool, keys: ks,
@@ -202,7 +202,7 @@ func New(home string, ov Overrides) (*Node, error) {
 	return n, nil
 }
 
-func (ov Overrides) apply(cfg *Config, cc *cmtcfg.Config) {
+func (ov Overrides) apply(cfg *config.Config, cc *cmtcfg.Config) {
 	override(&cfg.JSONRPC.Enable, ov.JSONRPCEnable)
 	overrideString(&cfg.JSONRPC.Address, ov.JSONRPCAddress)
 	overrideString(&cfg.JSONRPC.WSAddress, ov.JSONRPCWSAddress)
@@ -251,24 +251,6 @@ func overrideDuration(dst *rpc.Duration, v *time.Duration) {
 	if v != nil {
 		*dst = rpc.Duration(*v)
 	}
-}
-
-// loadCometConfig reads config.toml the way CometBFT's own command does.
-func loadCometConfig(home string) (*cmtcfg.Config, error) {
-	v := viper.New()
-	v.SetConfigFile(filepath.Join(home, "config", "config.toml"))
-	if err := v.ReadInConfig(); err != nil {
-		return nil, fmt.Errorf("read CometBFT config: %w", err)
-	}
-	cc := cmtcfg.DefaultConfig()
-	if err := v.Unmarshal(cc); err != nil {
-		return nil, fmt.Errorf("parse CometBFT config: %w", err)
-	}
-	cc.SetRoot(home)
-	if err := cc.ValidateBasic(); err != nil {
-		return nil, fmt.Errorf("CometBFT config: %w", err)
-	}
-	return cc, nil
 }
 
 // Start runs CometBFT (which replays any blocks the store lacks) and then
@@ -361,11 +343,6 @@ func (n *Node) Start() (err error) {
 	return nil
 }
 
-// Namespaces lists every JSON-RPC namespace the node serves.
-func Namespaces() []string {
-	return []string{"eth", "net", "web3", "debug", "personal", "txpool", "miner"}
-}
-
 func (n *Node) startRPC() error {
 	b := &backend{n: n}
 	c := n.cfg.JSONRPC
@@ -398,7 +375,7 @@ func (n *Node) startRPC() error {
 	}
 	if dev := n.devNamespaces(b, ethAPI); dev != nil { // dev.go
 		namespaces = append(namespaces, dev...)
-		c.API = append(slices.Clip(c.API), DevNamespaces...)
+		c.API = append(slices.Clip(c.API), config.DevNamespaces...)
 	}
 	auth, err := n.rpcAuth()
 	if err != nil {
@@ -589,4 +566,4 @@ func (n *Node) AppState() *app.AppState { return n.state }
 func (n *Node) CometConfig() *cmtcfg.Config { return n.cmtCfg }
 
 // Config is the effective Ember configuration.
-func (n *Node) Config() Config { return n.cfg }
+func (n *Node) Config() config.Config { return n.cfg }

@@ -6,13 +6,14 @@ import (
 
 	cmtcfg "github.com/cometbft/cometbft/config"
 
+	"github.com/emberchain/ember/node/config"
 	"github.com/emberchain/ember/rpc"
 )
 
 // TestOverridesApply: a flag given wins over app.toml; one not given leaves
 // the file's value.
 func TestOverridesApply(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := config.Default()
 	cfg.JSONRPC.EVMTimeout = rpc.Duration(7 * time.Second) // as if read from app.toml
 	http := 5 * time.Minute
 	keep := uint64(12)

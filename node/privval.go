@@ -15,18 +15,6 @@ import (
 	cmttypes "github.com/cometbft/cometbft/types"
 )
 
-// ValidatorConfig is the [validator] section of app.toml.
-type ValidatorConfig struct {
-	// SyncState makes the validator's double-sign guard (its last signed
-	// height/round/step, config's priv_validator_state_file) durable with a
-	// disk sync before every signature, as CometBFT's FilePV does. A dev
-	// home sets it false: the state is still written (and renamed into
-	// place) before each signature leaves, so a killed process restarts
-	// safely, but not synced, which only a power loss could undo. Those
-	// three syncs a block were a third of the consensus goroutine's time.
-	SyncState bool `toml:"sync-state"`
-}
-
 // loadValidator loads the node's validator key and sign state.
 func (n *Node) loadValidator() (cmttypes.PrivValidator, func(), error) {
 	keyFile, stateFile := n.cmtCfg.PrivValidatorKeyFile(), n.cmtCfg.PrivValidatorStateFile()

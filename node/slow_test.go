@@ -14,6 +14,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/node/config"
 )
 
 // TestSlowSubscriberIsDisconnected subscribes a client that never reads,
@@ -24,7 +25,7 @@ func TestSlowSubscriberIsDisconnected(t *testing.T) {
 	key, _ := accounts.DeriveKey(accounts.TestMnemonic, 0)
 	n := startDevNodeWith(t, InitOptions{Moniker: "slow",
 		Alloc: FundAll([]common.Address{key.Address}, new(big.Int).Lsh(big.NewInt(1), 100))},
-		func(cfg *Config) { cfg.JSONRPC.NotificationQueue = 4 })
+		func(cfg *config.Config) { cfg.JSONRPC.NotificationQueue = 4 })
 
 	dialer := websocket.Dialer{NetDial: func(network, addr string) (net.Conn, error) {
 		d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {

@@ -21,6 +21,7 @@ import (
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/accounts/keyring"
 	"github.com/emberchain/ember/app"
+	"github.com/emberchain/ember/node/config"
 )
 
 // Testnet defaults.
@@ -358,7 +359,7 @@ func (tn *Testnet) writeHome(n TestnetNode, genesis []byte) error {
 	if err := os.WriteFile(cc.GenesisFile(), genesis, 0o644); err != nil {
 		return err
 	}
-	cfg := DefaultConfig()
+	cfg := config.Default()
 	cfg.JSONRPC.Address = fmt.Sprintf("127.0.0.1:%d", n.Ports.JSONRPC)
 	cfg.JSONRPC.WSAddress = fmt.Sprintf("127.0.0.1:%d", n.Ports.WS)
 	cfg.JSONRPC.API = []string{"eth", "net", "web3", "txpool", "debug"}
@@ -367,7 +368,7 @@ func (tn *Testnet) writeHome(n TestnetNode, genesis []byte) error {
 	cfg.Explorer.Enable = tn.Explorer
 	cfg.Explorer.Address = fmt.Sprintf("127.0.0.1:%d", n.Ports.Explorer)
 	cfg.Keyring.Backend = string(keyring.Test)
-	cfg.StateSync.SnapshotInterval = TestnetSnapshotInterval // nodes can join by state sync (testnet_statesync.go)
+	cfg.StateSync.SnapshotInterval = config.TestnetSnapshotInterval // nodes can join by state sync (testnet_statesync.go)
 	return writeAppFiles(n.Home, cfg)
 }
 

@@ -9,6 +9,8 @@ import (
 
 	cmtcfg "github.com/cometbft/cometbft/config"
 	rpchttp "github.com/cometbft/cometbft/rpc/client/http"
+
+	"github.com/emberchain/ember/node/config"
 )
 
 // stateSyncDiscovery is how long a joining node gathers snapshot offers
@@ -51,7 +53,7 @@ func AddStateSyncNode(dir string) (*TestnetNode, error) {
 	if err != nil {
 		return nil, err
 	}
-	cc, err := loadCometConfig(n.Home)
+	cc, err := config.LoadComet(n.Home)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/emberchain/ember/node/config"
 )
 
 // add-node --state-sync needs the testnet running: on a stopped one it
@@ -26,8 +28,8 @@ func TestAddStateSyncNodeStopped(t *testing.T) {
 	if err != nil || len(tn.Nodes) != 2 {
 		t.Fatalf("manifest changed: %v %v", tn, err)
 	}
-	cfg, err := LoadConfig(tn.Nodes[0].Home)
-	if err != nil || cfg.StateSync.SnapshotInterval != TestnetSnapshotInterval || cfg.StateSync.SnapshotKeepRecent != DefaultSnapshotKeepRecent {
+	cfg, err := config.Load(tn.Nodes[0].Home)
+	if err != nil || cfg.StateSync.SnapshotInterval != config.TestnetSnapshotInterval || cfg.StateSync.SnapshotKeepRecent != config.DefaultSnapshotKeepRecent {
 		t.Fatalf("testnet home [state-sync] %+v %v", cfg.StateSync, err)
 	}
 }

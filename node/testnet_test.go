@@ -12,6 +12,7 @@ import (
 
 	"github.com/emberchain/ember/accounts/keyring"
 	"github.com/emberchain/ember/app"
+	"github.com/emberchain/ember/node/config"
 )
 
 // TestInitTestnet checks the homes InitTestnet and AddTestnetNode write:
@@ -51,7 +52,7 @@ func TestInitTestnet(t *testing.T) {
 		if want, _ := os.ReadFile(filepath.Join(dir, "node0", "config", "genesis.json")); string(raw) != string(want) {
 			t.Fatalf("%s genesis differs", n.Name)
 		}
-		cc, err := loadCometConfig(n.Home)
+		cc, err := config.LoadComet(n.Home)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +64,7 @@ func TestInitTestnet(t *testing.T) {
 		if peers := strings.Split(cc.P2P.PersistentPeers, ","); len(peers) != want || strings.Contains(cc.P2P.PersistentPeers, n.NodeID) {
 			t.Fatalf("%s peers %v", n.Name, peers)
 		}
-		cfg, err := LoadConfig(n.Home)
+		cfg, err := config.Load(n.Home)
 		if err != nil {
 			t.Fatal(err)
 		}

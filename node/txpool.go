@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
-	"strings"
 	"sync"
-	"time"
 
 	cmtcfg "github.com/cometbft/cometbft/config"
 	"github.com/cometbft/cometbft/crypto"
@@ -16,67 +14,17 @@ import (
 	cmttypes "github.com/cometbft/cometbft/types"
 
 	"github.com/emberchain/ember/app"
-	"github.com/emberchain/ember/rpc"
+	"github.com/emberchain/ember/node/config"
 	"github.com/emberchain/ember/txpool"
 )
 
-// TxPoolConfig is the [txpool] section of app.toml: the limits of the app's
-// transaction pool (see txpool.Config), geth's names and defaults.
-type TxPoolConfig struct {
-	PriceBump    uint64       `toml:"price-bump"`    // % a same-nonce replacement must raise both fee cap and tip by
-	AccountSlots int          `toml:"account-slots"` // pending txs per account evicted last when the pending pool is full
-	GlobalSlots  int          `toml:"global-slots"`  // pending txs (CometBFT's mempool.size should be at least this)
-	AccountQueue int          `toml:"account-queue"` // queued (nonce-gapped) txs per account
-	GlobalQueue  int          `toml:"global-queue"`  // queued txs
-	Lifetime     rpc.Duration `toml:"lifetime"`      // queued txs of an account that sends nothing this long are dropped
-}
-
-// DefaultTxPoolConfig is txpool.DefaultConfig in app.toml's form.
-func DefaultTxPoolConfig() TxPoolConfig {
-	d := txpool.DefaultConfig()
-	return TxPoolConfig{
-		PriceBump: d.PriceBump, AccountSlots: d.AccountSlots, GlobalSlots: d.GlobalSlots,
-		AccountQueue: d.AccountQueue, GlobalQueue: d.GlobalQueue, Lifetime: rpc.Duration(d.Lifetime),
-	}
-}
-
 // devTxPool sizes a dev chain's pool for load tests: pending up to the dev
 // mempool's 50,000 transactions, 16,384 queued.
-func devTxPool(c TxPoolConfig, mempoolSize int) TxPoolConfig {
+func devTxPool(c config.TxPool, mempoolSize int) config.TxPool {
 	c.GlobalSlots = mempoolSize
 	c.GlobalQueue = 16_384
 	return c
 }
-
-func (c TxPoolConfig) pool() txpool.Config {
-	return txpool.Config{
-		PriceBump: c.PriceBump, AccountSlots: c.AccountSlots, GlobalSlots: c.GlobalSlots,
-		AccountQueue: c.AccountQueue, GlobalQueue: c.GlobalQueue, Lifetime: time.Duration(c.Lifetime),
-	}
-}
-
-// BaseDenom is the native token's base unit: 1 aember = 1 wei.
-const BaseDenom = "aember"
-
-// ParseMinGasPrices reads minimum-gas-prices: the lowest tip per gas (an
-// EIP-1559 maxPriorityFeePerGas, a legacy gas price) this node admits, as
-// geth's --miner.gasprice, written the Cosmos way: an integer amount of
-// aember (= wei), the denom optional ("1000000000aember", "1000000000").
-// Empty is 0.
-func ParseMinGasPrices(s string) (*big.Int, error) {
-	amount := strings.TrimSuffix(strings.TrimSpace(s), BaseDenom)
-	if amount == "" {
-		return new(big.Int), nil
-	}
-	v, ok := new(big.Int).SetString(amount, 10)
-	if !ok || v.Sign() < 0 {
-		return nil, fmt.Errorf("invalid minimum-gas-prices %q: want a non-negative integer amount of %s (wei), e.g. 1000000000%s", s, BaseDenom, BaseDenom)
-	}
-	return v, nil
-}
-
-// FormatMinGasPrices writes a minimum gas price as app.toml holds it.
-func FormatMinGasPrices(v *big.Int) string { return v.String() + BaseDenom }
 
 // minGasPrice guards miner_setGasPrice: one writer of app.toml at a time,
 // and no change at all when the command line fixed the price.
@@ -95,16 +43,16 @@ func (n *Node) setMinGasPrice(price *big.Int) (bool, error) {
 		n.log.Warn("miner_setGasPrice ignored: --minimum-gas-prices takes precedence", "requested", price, "minimum", n.app.MinTip())
 		return false, nil
 	}
-	cfg, err := LoadConfig(n.home)
+	cfg, err := config.Load(n.home)
 	if err != nil {
 		return false, err
 	}
-	cfg.MinGasPrices = FormatMinGasPrices(price)
-	if err := WriteConfig(n.home, cfg); err != nil {
-		return false, fmt.Errorf("write %s: %w", AppConfigPath(n.home), err)
+	cfg.MinGasPrices = config.FormatMinGasPrices(price)
+	if err := config.Write(n.home, cfg); err != nil {
+		return false, fmt.Errorf("write %s: %w", config.AppPath(n.home), err)
 	}
 	n.app.SetMinTip(price)
-	n.log.Info("minimum gas price set", "tip", price, "config", AppConfigPath(n.home))
+	n.log.Info("minimum gas price set", "tip", price, "config", config.AppPath(n.home))
 	return true, nil
 }
 

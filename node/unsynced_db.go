@@ -8,7 +8,7 @@ import (
 )
 
 // dbProvider is how CometBFT opens its databases: synced as by default, or
-// not (StoreConfig.Sync), its state database answering validator-set reads
+// not (config.Store.Sync), its state database answering validator-set reads
 // without replaying proposer priorities (valsetsDB).
 func (n *Node) dbProvider() cmtcfg.DBProvider {
 	if n.cfg.Store.Sync {
@@ -19,7 +19,7 @@ func (n *Node) dbProvider() cmtcfg.DBProvider {
 
 // unsyncedDBProvider opens CometBFT's databases (block store, state, tx
 // index, evidence) as the default provider does, with their synced writes
-// made plain writes: see StoreConfig.Sync.
+// made plain writes: see config.Store.Sync.
 func unsyncedDBProvider(ctx *cmtcfg.DBContext) (dbm.DB, error) {
 	db, err := cmtcfg.DefaultDBProvider(ctx)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 )
 
 // unsyncedWAL moves CometBFT's consensus write-ahead log to tmpfs when the
-// store is not synced (StoreConfig.Sync): the WAL syncs every message the
+// store is not synced (config.Store.Sync): the WAL syncs every message the
 // validator signs itself, eight disk syncs a block, which no setting turns
 // off. On tmpfs they cost nothing and the log survives a killed process,
 // so a restart replays the height in progress as before. A clean stop
