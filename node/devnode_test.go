@@ -11,19 +11,20 @@ import (
 
 	"github.com/emberchain/ember/internal/freeport"
 	"github.com/emberchain/ember/node/config"
+	"github.com/emberchain/ember/node/homes"
 )
 
 // startDevNode runs a dev node in this process on free ports.
 func startDevNode(t testing.TB) *Node {
 	t.Helper()
-	return startDevNodeWith(t, InitOptions{Moniker: "test"}, nil)
+	return startDevNodeWith(t, homes.InitOptions{Moniker: "test"}, nil)
 }
 
 // startDevNodeWith runs a dev node from init (its Home, ChainID and Dev are
 // set here) with edit applied to its config. A free port is only free until
 // someone takes it, and packages test in parallel: a start that finds one of
 // its ports taken tries again, in a fresh home, on other ports.
-func startDevNodeWith(t testing.TB, init InitOptions, edit func(*config.Config)) *Node {
+func startDevNodeWith(t testing.TB, init homes.InitOptions, edit func(*config.Config)) *Node {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("starts a node: skipped with -short")
@@ -31,7 +32,7 @@ func startDevNodeWith(t testing.TB, init InitOptions, edit func(*config.Config))
 	const attempts = 3
 	for attempt := 1; ; attempt++ {
 		init.Home, init.ChainID, init.Dev = filepath.Join(t.TempDir(), "home"), "ember_31337-1", true
-		if err := InitHome(init); err != nil {
+		if err := homes.Init(init); err != nil {
 			t.Fatal(err)
 		}
 		if edit != nil {
@@ -94,7 +95,7 @@ func TestFailedStartReleasesEverything(t *testing.T) {
 		t.Skip("starts a node: skipped with -short")
 	}
 	home := filepath.Join(t.TempDir(), "home")
-	if err := InitHome(InitOptions{Home: home, Moniker: "taken", ChainID: "ember_31337-1", Dev: true}); err != nil {
+	if err := homes.Init(homes.InitOptions{Home: home, Moniker: "taken", ChainID: "ember_31337-1", Dev: true}); err != nil {
 		t.Fatal(err)
 	}
 	taken, err := net.Listen("tcp", "127.0.0.1:0")

@@ -30,6 +30,7 @@ import (
 	"github.com/emberchain/ember/httpserve"
 	"github.com/emberchain/ember/metrics"
 	"github.com/emberchain/ember/node/config"
+	"github.com/emberchain/ember/node/homes"
 	"github.com/emberchain/ember/rest"
 	"github.com/emberchain/ember/rpc"
 	"github.com/emberchain/ember/rpc/anvil"
@@ -135,8 +136,8 @@ type Node struct {
 
 // New loads the home's configuration and genesis and opens the store.
 func New(home string, ov Overrides) (*Node, error) {
-	if !Initialized(home) {
-		return nil, fmt.Errorf("%s: %w", home, errNotInitialized)
+	if !homes.Initialized(home) {
+		return nil, fmt.Errorf("%s: %w", home, homes.ErrNotInitialized)
 	}
 	cfg, err := config.Load(home)
 	if err != nil {

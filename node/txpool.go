@@ -18,14 +18,6 @@ import (
 	"github.com/emberchain/ember/txpool"
 )
 
-// devTxPool sizes a dev chain's pool for load tests: pending up to the dev
-// mempool's 50,000 transactions, 16,384 queued.
-func devTxPool(c config.TxPool, mempoolSize int) config.TxPool {
-	c.GlobalSlots = mempoolSize
-	c.GlobalQueue = 16_384
-	return c
-}
-
 // minGasPrice guards miner_setGasPrice: one writer of app.toml at a time,
 // and no change at all when the command line fixed the price.
 type minGasPrice struct {

@@ -1,4 +1,4 @@
-package node
+package homes
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package node
+package homes
 
 import (
 	"testing"
@@ -11,7 +11,7 @@ import (
 func TestRuntimeGCPercent(t *testing.T) {
 	for _, dev := range []bool{false, true} {
 		home := t.TempDir()
-		if err := InitHome(InitOptions{Home: home, Moniker: "t", ChainID: "ember_9000-1", Dev: dev}); err != nil {
+		if err := Init(InitOptions{Home: home, Moniker: "t", ChainID: "ember_9000-1", Dev: dev}); err != nil {
 			t.Fatal(err)
 		}
 		cfg, err := config.Load(home)

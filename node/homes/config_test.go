@@ -1,4 +1,4 @@
-package node
+package homes
 
 import (
 	"math/big"
@@ -10,7 +10,7 @@ import (
 // TestMinGasPricesInAppToml: the key is written by init and read back.
 func TestMinGasPricesInAppToml(t *testing.T) {
 	home := t.TempDir()
-	if err := InitHome(InitOptions{Home: home, Moniker: "t", ChainID: "ember_9000-1"}); err != nil {
+	if err := Init(InitOptions{Home: home, Moniker: "t", ChainID: "ember_9000-1"}); err != nil {
 		t.Fatal(err)
 	}
 	cfg, err := config.Load(home)

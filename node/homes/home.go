@@ -1,4 +1,7 @@
-package node
+// Package homes makes node homes: one node's (`emberd init`, `emberd dev`)
+// with its CometBFT config and keys, genesis.json and app.toml, and a local
+// testnet's homes with their manifest (`emberd testnet`).
+package homes
 
 import (
 	"encoding/json"
@@ -51,10 +54,10 @@ func Initialized(home string) bool {
 	return err == nil
 }
 
-// InitHome creates a node home: CometBFT's config.toml, node key and
+// Init creates a node home: CometBFT's config.toml, node key and
 // validator key, genesis.json with Ember's app state, and app.toml. It
 // refuses to overwrite an existing genesis.
-func InitHome(opts InitOptions) error {
+func Init(opts InitOptions) error {
 	chainID, err := app.ParseChainID(opts.ChainID)
 	if err != nil {
 		return err
@@ -167,14 +170,11 @@ func tuneDev(cc *cmtcfg.Config, interval time.Duration) {
 	cc.Consensus.TimeoutPrecommit = 100 * time.Millisecond
 	cc.Consensus.TimeoutPrecommitDelta = 100 * time.Millisecond
 	// After a block that changed the state CometBFT makes the next one at
-	// once (it carries the new AppHash). A 4 ms wait before it, so that it
-	// also carried the transaction a client sends on seeing the previous
-	// receipt, paid while each block synced to disk (1 ms polling, then: 0
-	// ms 10.4 ms p50, 4 ms 6.3). With dev homes unsynced (config.Store.Sync)
-	// blocks take a millisecond or two and the wait no longer pays: one tx
-	// at a time, 0 ms gave p50 5.9–6.5 ms polled every millisecond (4 ms:
-	// 6.0–6.1) and 8.0 ms polled every 5 ms (4 ms: 10.9); transfers/s the
-	// same within noise.
+	// once (it carries the new AppHash). No wait before it: a wait would
+	// let it also carry the transaction a client sends on seeing the
+	// previous receipt, which paid only while each block synced to disk;
+	// with dev homes unsynced (config.Store.Sync) blocks are quick and a
+	// wait only adds latency to a client sending one transaction at a time.
 	cc.Consensus.TimeoutCommit = 0
 	cc.Consensus.SkipTimeoutCommit = false
 	cc.Consensus.CreateEmptyBlocks = interval > 0
@@ -189,6 +189,14 @@ func tuneDev(cc *cmtcfg.Config, interval time.Duration) {
 	cc.RPC.ListenAddress = "tcp://127.0.0.1:26657"
 }
 
+// devTxPool sizes a dev chain's pool for load tests: pending up to the dev
+// mempool's 50,000 transactions, 16,384 queued.
+func devTxPool(c config.TxPool, mempoolSize int) config.TxPool {
+	c.GlobalSlots = mempoolSize
+	c.GlobalQueue = 16_384
+	return c
+}
+
 // FundAll gives every address the same balance.
 func FundAll(addrs []common.Address, balance *big.Int) types.GenesisAlloc {
 	alloc := make(types.GenesisAlloc, len(addrs))
@@ -198,5 +206,5 @@ func FundAll(addrs []common.Address, balance *big.Int) types.GenesisAlloc {
 	return alloc
 }
 
-// errNotInitialized is returned when a command needs an initialized home.
-var errNotInitialized = errors.New("home is not initialized: run `emberd init` first (or `emberd dev --home DIR`)")
+// ErrNotInitialized is returned when a command needs an initialized home.
+var ErrNotInitialized = errors.New("home is not initialized: run `emberd init` first (or `emberd dev --home DIR`)")
