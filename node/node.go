@@ -29,6 +29,7 @@ import (
 	"github.com/emberchain/ember/grpcapi"
 	"github.com/emberchain/ember/httpserve"
 	"github.com/emberchain/ember/metrics"
+	"github.com/emberchain/ember/node/cometstore"
 	"github.com/emberchain/ember/node/config"
 	"github.com/emberchain/ember/node/homes"
 	"github.com/emberchain/ember/rest"
@@ -99,7 +100,7 @@ type Node struct {
 	cmtStart cometStart                  // what starts it (again)
 	local    atomic.Pointer[local.Local] // its RPC as a client, for the Cosmos services
 	revertMu sync.Mutex                  // one evm_revert at a time (revert.go)
-	cmtDBs   cometDBs                    // its databases, open until Stop
+	cmtDBs   cometstore.DBs              // its databases, open until Stop
 	rpc      *rpc.Server
 	rest     *httpserve.Server
 	grpc     *grpcapi.Server   // nil unless [grpc] enable
@@ -118,8 +119,8 @@ type Node struct {
 	startHead uint64
 
 	mempool *mempoolWorker // CometBFT mempool changes the app asks for
-	pvDone  func()         // frees the validator's tmpfs state (see loadValidator)
-	walDone func()         // frees the tmpfs consensus WAL (see unsyncedWAL)
+	pvDone  func()         // frees the validator's tmpfs state (see cometstore.LoadValidator)
+	walDone func()         // frees the tmpfs consensus WAL (see cometstore.TmpfsWAL)
 
 	journal     *journal.Journal // accepted transactions, admitted again at start (journal.go)
 	journalStop func()           // ends the journal's rotation
@@ -271,13 +272,15 @@ func (n *Node) Start() (err error) {
 	if err != nil {
 		return fmt.Errorf("load node key: %w", err)
 	}
-	pv, pvDone, err := n.loadValidator()
+	pv, pvDone, err := cometstore.LoadValidator(n.cmtCfg, n.cfg.Validator.SyncState)
 	if err != nil {
 		return fmt.Errorf("load validator: %w", err)
 	}
 	n.pvDone = pvDone
-	if n.walDone, err = n.unsyncedWAL(); err != nil {
-		return err
+	if !n.cfg.Store.Sync {
+		if n.walDone, err = cometstore.TmpfsWAL(n.cmtCfg, int64(n.headNumber()), n.log); err != nil {
+			return err
+		}
 	}
 	pub, err := pv.GetPubKey()
 	if err != nil {
@@ -414,7 +417,7 @@ func (n *Node) newComet() (*cmtnode.Node, error) {
 		// the app locks its own state (see app.App).
 		proxy.NewConnSyncLocalClientCreator(n.abciApp()),
 		func() (*cmttypes.GenesisDoc, error) { return n.genesis, nil },
-		n.cmtDBs.provider(n.dbProvider()),
+		n.cometDBProvider(),
 		n.cometMetrics(),
 		cs.log,
 	)
@@ -452,6 +455,12 @@ func (n *Node) stopComet() {
 	}
 }
 
+// cometDBProvider opens CometBFT's databases once for the process, as
+// [store] sync says.
+func (n *Node) cometDBProvider() cmtcfg.DBProvider {
+	return n.cmtDBs.Provider(cometstore.DBProvider(n.cfg.Store.Sync))
+}
+
 // comet is the running CometBFT node (nil before Start).
 func (n *Node) comet() *cmtnode.Node { return n.cmt.Load() }
 
@@ -478,7 +487,7 @@ func (n *Node) stop() {
 	}
 	n.stopJournal() // no client adds to the pool any more
 	n.stopComet()
-	n.cmtDBs.closeAll()
+	n.cmtDBs.CloseAll()
 	if n.pvDone != nil {
 		n.pvDone()
 	}

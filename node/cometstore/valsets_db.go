@@ -1,4 +1,4 @@
-package node
+package cometstore
 
 import (
 	"bytes"
@@ -17,11 +17,9 @@ import (
 // record, and its LoadValidators brings the stored set's proposer
 // priorities forward one height at a time. Each block loads the previous
 // height's set twice (commit info for PrepareProposal and FinalizeBlock),
-// so a chain's blocks cost more the longer its validators stay the same:
-// at height 27,000 of a dev chain those loads were 24% of the node's CPU
-// one transaction at a time, ~1.2 ms a block, and they would pass 4 ms
-// before height 100,000 (upstream cometbft#1693; the fix, #6039, is not in
-// v0.38).
+// so a chain's blocks cost more the longer its validators stay the same,
+// until on a long-lived chain those loads dominate the node's work per
+// block (upstream cometbft#1693; the fix, #6039, is not in v0.38).
 //
 // valsetsDB, around CometBFT's state database, answers the read of such a
 // height's record with the set filled in, as LoadValidators would compute

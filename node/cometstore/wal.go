@@ -1,16 +1,18 @@
-package node
+package cometstore
 
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 
+	cmtcfg "github.com/cometbft/cometbft/config"
 	"github.com/cometbft/cometbft/consensus"
 )
 
-// unsyncedWAL moves CometBFT's consensus write-ahead log to tmpfs when the
-// store is not synced (config.Store.Sync): the WAL syncs every message the
+// TmpfsWAL moves CometBFT's consensus write-ahead log of cc to tmpfs, for
+// a home whose store is not synced (app.toml's [store] sync): the WAL syncs every message the
 // validator signs itself, eight disk syncs a block, which no setting turns
 // off. On tmpfs they cost nothing and the log survives a killed process,
 // so a restart replays the height in progress as before. A clean stop
@@ -20,29 +22,28 @@ import (
 // again (CometBFT's sign state refuses to step back), so the chain would
 // stall. A home with no WAL at all gets one that begins after the last
 // committed height. (After a reboot a killed node's log is gone; it starts
-// from the home's copy of its last clean stop.) It returns what copies the
-// log back and frees the directory, for after CometBFT has stopped.
-func (n *Node) unsyncedWAL() (func(), error) {
-	if n.cfg.Store.Sync {
-		return func() {}, nil
-	}
+// from the home's copy of its last clean stop.) head is the last height
+// the store committed (0 for none), where a new WAL begins. It returns what
+// copies the log back and frees the directory, for after CometBFT has
+// stopped; a failure to copy is logged to log.
+func TmpfsWAL(cc *cmtcfg.Config, head int64, log *slog.Logger) (func(), error) {
 	// Owned by the home's data directory: the WAL's own path there does
 	// not exist while it lives in tmpfs.
-	dir, ok, err := tmpfsDir(walDirPrefix, n.cmtCfg.DBDir())
+	dir, ok, err := tmpfsDir(walDirPrefix, cc.DBDir())
 	if err != nil || !ok {
 		return func() {}, err // no tmpfs: the synced WAL in the home
 	}
-	homeDir := filepath.Dir(n.cmtCfg.Consensus.WalFile())
+	homeDir := filepath.Dir(cc.Consensus.WalFile())
 	shmDir := filepath.Join(dir, "cs.wal")
 	wal := filepath.Join(shmDir, "wal")
-	if err := n.prepareWAL(homeDir, shmDir, wal); err != nil {
+	if err := prepareWAL(homeDir, shmDir, wal, head); err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("consensus WAL in %s: %w", dir, err)
 	}
-	n.cmtCfg.Consensus.SetWalFile(wal)
+	cc.Consensus.SetWalFile(wal)
 	return func() {
 		if err := copyDir(shmDir, homeDir); err != nil {
-			n.log.Error("copy the consensus WAL into the home", "err", err)
+			log.Error("copy the consensus WAL into the home", "err", err)
 			return // keep the tmpfs copy: the next start finds it
 		}
 		os.RemoveAll(dir)
@@ -50,19 +51,15 @@ func (n *Node) unsyncedWAL() (func(), error) {
 }
 
 // prepareWAL leaves the WAL to use at wal: the tmpfs one a killed node
-// left, else the home's copy, else a new one.
-func (n *Node) prepareWAL(homeDir, shmDir, wal string) error {
+// left, else the home's copy, else a new one beginning after head.
+func prepareWAL(homeDir, shmDir, wal string, head int64) error {
 	if _, err := os.Stat(wal); err == nil {
 		return nil
 	}
 	if _, err := os.Stat(filepath.Join(homeDir, "wal")); err == nil {
 		return copyDir(homeDir, shmDir)
 	}
-	height := int64(0)
-	if h := n.store.Head(); h != nil {
-		height = h.Number.Int64()
-	}
-	return seedWAL(wal, height)
+	return seedWAL(wal, head)
 }
 
 // copyDir replaces dst's files with src's (a WAL group: flat files).

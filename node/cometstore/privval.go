@@ -1,4 +1,4 @@
-package node
+package cometstore
 
 import (
 	"crypto/sha256"
@@ -9,16 +9,20 @@ import (
 	"os"
 	"path/filepath"
 
+	cmtcfg "github.com/cometbft/cometbft/config"
 	cmtjson "github.com/cometbft/cometbft/libs/json"
 	"github.com/cometbft/cometbft/privval"
 	cmtproto "github.com/cometbft/cometbft/proto/tendermint/types"
 	cmttypes "github.com/cometbft/cometbft/types"
 )
 
-// loadValidator loads the node's validator key and sign state.
-func (n *Node) loadValidator() (cmttypes.PrivValidator, func(), error) {
-	keyFile, stateFile := n.cmtCfg.PrivValidatorKeyFile(), n.cmtCfg.PrivValidatorStateFile()
-	if n.cfg.Validator.SyncState {
+// LoadValidator loads the node's validator key and sign state: CometBFT's
+// FilePV when syncState (app.toml's [validator] sync-state), else one whose
+// sign state lives on tmpfs (unsyncedPV). The function returned frees what
+// it holds, once CometBFT has stopped.
+func LoadValidator(cc *cmtcfg.Config, syncState bool) (cmttypes.PrivValidator, func(), error) {
+	keyFile, stateFile := cc.PrivValidatorKeyFile(), cc.PrivValidatorStateFile()
+	if syncState {
 		return privval.LoadFilePV(keyFile, stateFile), func() {}, nil
 	}
 	return newUnsyncedPV(keyFile, stateFile)

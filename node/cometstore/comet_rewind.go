@@ -1,4 +1,4 @@
-package node
+package cometstore
 
 import (
 	"bytes"
@@ -18,6 +18,19 @@ import (
 	"github.com/cosmos/gogoproto/proto"
 	"github.com/google/orderedcode"
 )
+
+// Rewind brings everything CometBFT keeps back to height h, CometBFT
+// stopped: its stores (rewindComet, through open), its consensus WAL and
+// pv's sign state.
+func Rewind(cfg *cmtcfg.Config, open cmtcfg.DBProvider, pv cmttypes.PrivValidator, h int64) error {
+	if err := rewindComet(cfg, open, h); err != nil {
+		return fmt.Errorf("rewind CometBFT: %w", err)
+	}
+	if err := resetWAL(cfg.Consensus.WalFile(), h); err != nil {
+		return fmt.Errorf("reset the consensus WAL: %w", err)
+	}
+	return resetSignState(pv)
+}
 
 // rewindComet brings CometBFT's stores, stopped, back to height h: the
 // state store one height at a time with CometBFT's own rollback (which

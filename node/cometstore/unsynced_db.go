@@ -1,4 +1,4 @@
-package node
+package cometstore
 
 import (
 	"sync"
@@ -7,11 +7,11 @@ import (
 	cmtcfg "github.com/cometbft/cometbft/config"
 )
 
-// dbProvider is how CometBFT opens its databases: synced as by default, or
-// not (config.Store.Sync), its state database answering validator-set reads
-// without replaying proposer priorities (valsetsDB).
-func (n *Node) dbProvider() cmtcfg.DBProvider {
-	if n.cfg.Store.Sync {
+// DBProvider is how CometBFT opens its databases: synced as by default, or
+// not (app.toml's [store] sync), its state database answering validator-set
+// reads without replaying proposer priorities (valsetsDB).
+func DBProvider(sync bool) cmtcfg.DBProvider {
+	if sync {
 		return withValsets(cmtcfg.DefaultDBProvider)
 	}
 	return withValsets(unsyncedDBProvider)
@@ -19,7 +19,7 @@ func (n *Node) dbProvider() cmtcfg.DBProvider {
 
 // unsyncedDBProvider opens CometBFT's databases (block store, state, tx
 // index, evidence) as the default provider does, with their synced writes
-// made plain writes: see config.Store.Sync.
+// made plain writes (app.toml's [store] sync).
 func unsyncedDBProvider(ctx *cmtcfg.DBContext) (dbm.DB, error) {
 	db, err := cmtcfg.DefaultDBProvider(ctx)
 	if err != nil {
@@ -41,19 +41,19 @@ type unsyncedBatch struct{ dbm.Batch }
 
 func (b unsyncedBatch) WriteSync() error { return b.Write() }
 
-// cometDBs keeps CometBFT's databases open for the process's lifetime:
-// a dev chain's evm_revert stops its node and starts a new one on the same
-// stores, and opening them again (goleveldb replays its journal) took most
-// of a revert's time. The node gets them with Close made a no-op (its
-// Stop closes three of them; in v0.38 not the tx index one); closeAll
-// closes them when the node stops for good.
-type cometDBs struct {
+// DBs keeps CometBFT's databases open for the process's lifetime: a dev
+// chain's evm_revert stops its node and starts a new one on the same
+// stores, and opening them again (goleveldb replays its journal) would be
+// most of a revert's time. The node gets them with Close made a no-op (its
+// Stop closes three of them; in v0.38 not the tx index one); CloseAll
+// closes them when the node stops for good. The zero DBs is ready.
+type DBs struct {
 	mu  sync.Mutex
 	dbs map[string]dbm.DB
 }
 
-// provider wraps open: a database already open is handed out again.
-func (c *cometDBs) provider(open cmtcfg.DBProvider) cmtcfg.DBProvider {
+// Provider wraps open: a database already open is handed out again.
+func (c *DBs) Provider(open cmtcfg.DBProvider) cmtcfg.DBProvider {
 	return func(ctx *cmtcfg.DBContext) (dbm.DB, error) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
@@ -72,8 +72,8 @@ func (c *cometDBs) provider(open cmtcfg.DBProvider) cmtcfg.DBProvider {
 	}
 }
 
-// closeAll closes every database.
-func (c *cometDBs) closeAll() {
+// CloseAll closes every database.
+func (c *DBs) CloseAll() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, db := range c.dbs {
@@ -82,7 +82,7 @@ func (c *cometDBs) closeAll() {
 	c.dbs = nil
 }
 
-// keptDB is a database whose Close leaves it open (see cometDBs).
+// keptDB is a database whose Close leaves it open (see DBs).
 type keptDB struct{ dbm.DB }
 
 func (keptDB) Close() error { return nil }
