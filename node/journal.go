@@ -25,7 +25,7 @@ func (n *Node) startJournal() error {
 	admitted := 0
 	for _, raw := range raws {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		if n.admit(ctx, raw, nil) == nil {
+		if n.chain().Admit(ctx, raw, nil) == nil {
 			admitted++
 		}
 		cancel()

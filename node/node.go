@@ -29,6 +29,7 @@ import (
 	"github.com/emberchain/ember/grpcapi"
 	"github.com/emberchain/ember/httpserve"
 	"github.com/emberchain/ember/metrics"
+	"github.com/emberchain/ember/node/backend"
 	"github.com/emberchain/ember/node/cometstore"
 	"github.com/emberchain/ember/node/config"
 	"github.com/emberchain/ember/node/homes"
@@ -104,14 +105,14 @@ type Node struct {
 	rpc      *rpc.Server
 	rest     *httpserve.Server
 	grpc     *grpcapi.Server   // nil unless [grpc] enable
-	cosmos   cosmosBackend     // what the Cosmos services read
+	cosmos   backend.Cosmos    // what the Cosmos services read
 	services *cosmosapi.Router // the Cosmos services by method path (abci_query, REST)
 	explorer *explorer.Service // nil unless [explorer] enable
 	exSource *nodesource.NodeSource
 	filters  *filters.API
 	ethAPI   *eth.API
-	keys     *keys      // the keyring eth_accounts, eth_sign* and personal serve
-	devAPI   *anvil.API // anvil_/hardhat_/evm_ on a development chain (dev.go)
+	keys     *backend.Keys // the keyring eth_accounts, eth_sign* and personal serve
+	devAPI   *anvil.API    // anvil_/hardhat_/evm_ on a development chain (dev.go)
 
 	coinbase common.Address // this node's validator's reward address
 	// startHead is the app's head when CometBFT started: where a block sync
@@ -126,7 +127,7 @@ type Node struct {
 	journalStop func()           // ends the journal's rotation
 	journalOnce sync.Once        // stopJournal's work, once
 	stopOnce    sync.Once        // Stop's work, once
-	minGas      minGasPrice      // miner_setGasPrice's lock and whether a flag fixed the price
+	minGasFixed bool             // --minimum-gas-prices was given: miner_setGasPrice changes nothing
 
 	metrics     *metrics.Metrics // nil unless [metrics] enable (metrics.go)
 	metricsSrv  *httpserve.Server
@@ -173,7 +174,7 @@ func New(home string, ov Overrides) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	ks, err := openKeys(home, cfg.Keyring.Backend)
+	ks, err := backend.OpenKeys(home, cfg.Keyring.Backend)
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +187,7 @@ func New(home string, ov Overrides) (*Node, error) {
 	}
 	n.app.SetMinTip(minTip)
 	n.app.SetChainID(doc.ChainID)
-	n.minGas.pinned = ov.MinGasPrices != ""
+	n.minGasFixed = ov.MinGasPrices != ""
 	n.app.OnCommit(n.events.PublishBlock)
 	n.app.OnPendingTx(n.events.PublishPending)
 	if cfg.Metrics.Enable {
@@ -308,7 +309,7 @@ func (n *Node) Start() (err error) {
 	n.store.SetPruneHold(n.pruneHold)
 	n.store.StartPruning()       // after the explorer started: the first sweep may run at once
 	n.startHead = n.headNumber() // none yet when state-syncing
-	n.cosmos = cosmosBackend{n: n}
+	n.cosmos = backend.NewCosmos(n.chain(), n.local.Load)
 	n.services = cosmosapi.NewRouter(func() int64 { return int64(n.headNumber()) })
 	cosmosapi.Register(n.services, n.cosmos)
 	n.app.SetServiceQuery(n.services.ABCIQuery)
@@ -348,7 +349,10 @@ func (n *Node) Start() (err error) {
 }
 
 func (n *Node) startRPC() error {
-	b := &backend{n: n}
+	b := backend.New(n.chain(), backend.Options{
+		Coinbase: n.coinbase, StartHead: n.startHead, Home: n.home, MinGasPinned: n.minGasFixed,
+		Sent: n.journalTx, Log: n.log,
+	})
 	c := n.cfg.JSONRPC
 	n.filters = filters.NewAPI(b, filters.Config{
 		BlockRangeCap: c.BlockRangeCap, LogsCap: c.LogsCap, FilterCap: c.FilterCap, FilterTimeout: c.FilterTimeout.Std(),
@@ -373,7 +377,7 @@ func (n *Node) startRPC() error {
 		{Name: "miner", Service: miner.NewAPI(b)},
 		{Name: "net", Service: netapi.NewAPI(b, n.state.EVM.Config.ChainID)},
 		{Name: "web3", Service: web3.NewAPI(app.Version)},
-		{Name: "debug", Service: debug.NewAPI(&traceBackend{n: n, gasCap: c.GasCap}, b, debug.Config{
+		{Name: "debug", Service: debug.NewAPI(backend.NewTracer(n.chain(), c.GasCap), b, debug.Config{
 			MaxTimeout: c.TraceMaxTimeout.Std(), Concurrency: c.TraceConcurrency,
 		})},
 	}
@@ -461,6 +465,11 @@ func (n *Node) cometDBProvider() cmtcfg.DBProvider {
 	return n.cmtDBs.Provider(cometstore.DBProvider(n.cfg.Store.Sync))
 }
 
+// chain is what the backends read.
+func (n *Node) chain() backend.Chain {
+	return backend.Chain{Store: n.store, Pool: n.pool, App: n.app, State: n.state, Comet: n.comet}
+}
+
 // comet is the running CometBFT node (nil before Start).
 func (n *Node) comet() *cmtnode.Node { return n.cmt.Load() }
 
@@ -513,7 +522,7 @@ func (n *Node) startExplorer() error {
 		return nil
 	}
 	src := nodesource.NewNodeSource(n.store, n.pool.Content)
-	src.SetTracer(newExplorerTracer(n))
+	src.SetTracer(backend.NewExplorerTracer(n.chain()))
 	src.SetNative(n.state.Bech32Prefix, n.state.Denom)
 	src.SetBusy(func() bool { pending, _ := n.pool.Stats(); return pending > 0 })
 	n.app.CaptureInternalCalls(true) // internal transactions, stored with each block

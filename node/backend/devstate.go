@@ -1,4 +1,4 @@
-package node
+package backend
 
 import (
 	"context"
@@ -18,9 +18,9 @@ import (
 // every account the trie holds with its nonce, balance, code and storage.
 // A dev chain's store keeps the preimages of the trie's hashed keys, which
 // give the addresses and slots back.
-func (n *Node) DumpState() (*devchain.State, error) {
-	head := n.store.Head()
-	st, err := n.store.StateAt(head.Root)
+func (c Chain) DumpState() (*devchain.State, error) {
+	head := c.Store.Head()
+	st, err := c.Store.StateAt(head.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -50,13 +50,13 @@ func (n *Node) DumpState() (*devchain.State, error) {
 // LoadState applies a state (anvil_loadState, --load-state) as dev
 // transactions, each one block of edits; it returns once all are
 // committed.
-func (n *Node) LoadState(ctx context.Context, s *devchain.State) error {
-	if !n.app.Dev() {
+func (c Chain) LoadState(ctx context.Context, s *devchain.State) error {
+	if !c.App.Dev() {
 		return errors.New("not a development chain: states load on chains made by `emberd dev`")
 	}
 	blocks, err := s.Edits()
 	if err != nil {
 		return err
 	}
-	return devBackend{&backend{n: n}}.MineDev(ctx, blocks)
+	return c.mineDev(ctx, blocks)
 }

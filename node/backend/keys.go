@@ -1,4 +1,4 @@
-package node
+package backend
 
 import (
 	"cmp"
@@ -18,20 +18,19 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/emberchain/ember/accounts/keyring"
-	"github.com/emberchain/ember/rpc"
 )
 
-// keys is the node's keyring served to the RPC: eth.Accounts (unlocked keys)
+// Keys is the node's keyring served to the RPC: eth.Accounts (unlocked keys)
 // and personal.Keystore (passphrases). It adapts go-ethereum's keystore on
 // the keyring directory and lists keys in name order.
 //
 // Passphrases are used as given, on every backend: a key made by
 // personal_newAccount or personal_importRawKey is encrypted with the
 // passphrase sent, and unlocking or signing with it needs that passphrase.
-// The one exception is `emberd dev`'s prefunded keys (UnlockDevKeys), which
+// The one exception is `emberd dev`'s prefunded keys (UnlockDev), which
 // the test keyring stores without a passphrase: for them any passphrase
 // given is ignored (they are public anyway).
-type keys struct {
+type Keys struct {
 	kr *keyring.Keyring
 	ks *keystore.KeyStore
 
@@ -39,8 +38,8 @@ type keys struct {
 	dev   map[common.Address]bool // the prefunded dev keys: passphrase ignored
 }
 
-// openKeys opens home's keyring of the named backend.
-func openKeys(home, backend string) (*keys, error) {
+// OpenKeys opens home's keyring of the named backend.
+func OpenKeys(home, backend string) (*Keys, error) {
 	b, err := keyring.ParseBackend(backend)
 	if err != nil {
 		return nil, err
@@ -49,14 +48,14 @@ func openKeys(home, backend string) (*keys, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &keys{kr: kr, ks: kr.KeyStore(), dev: make(map[common.Address]bool)}, nil
+	return &Keys{kr: kr, ks: kr.KeyStore(), dev: make(map[common.Address]bool)}, nil
 }
 
 func account(addr common.Address) accounts.Account { return accounts.Account{Address: addr} }
 
 // Accounts lists the addresses by key name in natural order (dev2 before
 // dev10), so that `emberd dev`'s accounts come in index order as on anvil.
-func (k *keys) Accounts() []common.Address {
+func (k *Keys) Accounts() []common.Address {
 	accs := k.ks.Accounts()
 	slices.SortStableFunc(accs, func(a, b accounts.Account) int { return naturalCompare(keyName(a), keyName(b)) })
 	out := make([]common.Address, len(accs))
@@ -97,42 +96,42 @@ func splitNumber(s string) (string, int) {
 
 // known answers go-ethereum's "unknown account" for an address the keyring
 // lacks: the keystore itself would answer "authentication needed".
-func (k *keys) known(addr common.Address) error {
+func (k *Keys) known(addr common.Address) error {
 	if !k.ks.HasAddress(addr) {
 		return accounts.ErrUnknownAccount
 	}
 	return nil
 }
 
-func (k *keys) SignHash(addr common.Address, hash []byte) ([]byte, error) {
+func (k *Keys) SignHash(addr common.Address, hash []byte) ([]byte, error) {
 	if err := k.known(addr); err != nil {
 		return nil, err
 	}
 	return k.ks.SignHash(account(addr), hash)
 }
 
-func (k *keys) SignTx(addr common.Address, tx *types.Transaction, chainID *big.Int) (*types.Transaction, error) {
+func (k *Keys) SignTx(addr common.Address, tx *types.Transaction, chainID *big.Int) (*types.Transaction, error) {
 	if err := k.known(addr); err != nil {
 		return nil, err
 	}
 	return k.ks.SignTx(account(addr), tx, chainID)
 }
 
-func (k *keys) Wallets() []accounts.Wallet { return k.ks.Wallets() }
+func (k *Keys) Wallets() []accounts.Wallet { return k.ks.Wallets() }
 
-func (k *keys) NewAccount(passphrase string) (common.Address, error) {
+func (k *Keys) NewAccount(passphrase string) (common.Address, error) {
 	a, err := k.ks.NewAccount(passphrase)
 	return a.Address, err
 }
 
-func (k *keys) ImportECDSA(key *ecdsa.PrivateKey, passphrase string) (common.Address, error) {
+func (k *Keys) ImportECDSA(key *ecdsa.PrivateKey, passphrase string) (common.Address, error) {
 	a, err := k.ks.ImportECDSA(key, passphrase)
 	return a.Address, err
 }
 
 // passphrase is what decrypts addr's key given what the client sent: the
 // empty one for a prefunded dev key, else the one sent.
-func (k *keys) passphrase(addr common.Address, given string) string {
+func (k *Keys) passphrase(addr common.Address, given string) string {
 	k.devMu.RLock()
 	defer k.devMu.RUnlock()
 	if k.dev[addr] {
@@ -141,49 +140,38 @@ func (k *keys) passphrase(addr common.Address, given string) string {
 	return given
 }
 
-func (k *keys) TimedUnlock(addr common.Address, passphrase string, timeout time.Duration) error {
+func (k *Keys) TimedUnlock(addr common.Address, passphrase string, timeout time.Duration) error {
 	return k.ks.TimedUnlock(account(addr), k.passphrase(addr, passphrase), timeout)
 }
 
-func (k *keys) Lock(addr common.Address) error { return k.ks.Lock(addr) }
+func (k *Keys) Lock(addr common.Address) error { return k.ks.Lock(addr) }
 
-func (k *keys) SignHashWithPassphrase(addr common.Address, passphrase string, hash []byte) ([]byte, error) {
+func (k *Keys) SignHashWithPassphrase(addr common.Address, passphrase string, hash []byte) ([]byte, error) {
 	return k.ks.SignHashWithPassphrase(account(addr), k.passphrase(addr, passphrase), hash)
 }
 
-func (k *keys) SignTxWithPassphrase(addr common.Address, passphrase string, tx *types.Transaction, chainID *big.Int) (*types.Transaction, error) {
+func (k *Keys) SignTxWithPassphrase(addr common.Address, passphrase string, tx *types.Transaction, chainID *big.Int) (*types.Transaction, error) {
 	return k.ks.SignTxWithPassphrase(account(addr), k.passphrase(addr, passphrase), tx, chainID)
 }
 
-// UnlockDevKeys keeps the keys of addrs unlocked until the node exits, for
+// UnlockDev keeps the keys of addrs unlocked until the node exits, for
 // `emberd dev` (as anvil's accounts are), and marks them as the keys whose
 // passphrase is ignored. Only the test keyring, where these keys have no
 // passphrase, can be unlocked this way.
-func (n *Node) UnlockDevKeys(addrs []common.Address) error {
-	if n.keys.kr.Backend() != keyring.Test {
+func (k *Keys) UnlockDev(addrs []common.Address) error {
+	if k.kr.Backend() != keyring.Test {
 		return errors.New("dev keys are unlocked only with the test keyring backend")
 	}
 	for _, a := range addrs {
-		if !n.keys.ks.HasAddress(a) {
+		if !k.ks.HasAddress(a) {
 			continue // not imported (its name was taken): nothing to unlock
 		}
-		if err := n.keys.ks.TimedUnlock(account(a), "", 0); err != nil {
+		if err := k.ks.TimedUnlock(account(a), "", 0); err != nil {
 			return err
 		}
-		n.keys.devMu.Lock()
-		n.keys.dev[a] = true
-		n.keys.devMu.Unlock()
+		k.devMu.Lock()
+		k.dev[a] = true
+		k.devMu.Unlock()
 	}
 	return nil
-}
-
-// rpcAuth loads the JWT secret of the private namespaces, creating it on
-// the first start of a home made before it existed.
-func (n *Node) rpcAuth() (rpc.Auth, error) {
-	file := filepath.Join(n.home, rpc.JWTSecretFile)
-	secret, err := rpc.EnsureJWTSecret(file)
-	if err != nil {
-		return rpc.Auth{}, err
-	}
-	return rpc.Auth{Secret: secret}, nil
 }

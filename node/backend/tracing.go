@@ -1,4 +1,4 @@
-package node
+package backend
 
 import (
 	"context"
@@ -20,54 +20,58 @@ import (
 	"github.com/emberchain/ember/native"
 )
 
-// traceBackend is what go-ethereum's tracers API (eth/tracers) needs from a
+// Tracer is what go-ethereum's tracers API (eth/tracers) needs from a
 // chain, over the node's store: blocks, canonical transactions, and the
 // state before any transaction, rebuilt by replaying the block's earlier
 // transactions with Ember's execution rules.
-type traceBackend struct {
-	n      *Node
+type Tracer struct {
+	c      Chain
 	gasCap uint64
 }
 
-var _ tracers.Backend = (*traceBackend)(nil)
+// NewTracer is the tracers' backend over c; gasCap bounds the gas of a
+// traced call.
+func NewTracer(c Chain, gasCap uint64) *Tracer { return &Tracer{c: c, gasCap: gasCap} }
 
-func (b *traceBackend) header(number rpc.BlockNumber) *types.Header {
+var _ tracers.Backend = (*Tracer)(nil)
+
+func (b *Tracer) header(number rpc.BlockNumber) *types.Header {
 	switch number {
 	case rpc.LatestBlockNumber, rpc.PendingBlockNumber, rpc.SafeBlockNumber, rpc.FinalizedBlockNumber:
-		return b.n.store.Head()
+		return b.c.Store.Head()
 	case rpc.EarliestBlockNumber:
 		number = 0
 	}
 	if number < 0 {
 		return nil
 	}
-	return b.n.store.HeaderByNumber(uint64(number))
+	return b.c.Store.HeaderByNumber(uint64(number))
 }
 
-func (b *traceBackend) HeaderByHash(_ context.Context, hash common.Hash) (*types.Header, error) {
-	return b.n.store.HeaderByHash(hash), nil
+func (b *Tracer) HeaderByHash(_ context.Context, hash common.Hash) (*types.Header, error) {
+	return b.c.Store.HeaderByHash(hash), nil
 }
 
-func (b *traceBackend) HeaderByNumber(_ context.Context, number rpc.BlockNumber) (*types.Header, error) {
+func (b *Tracer) HeaderByNumber(_ context.Context, number rpc.BlockNumber) (*types.Header, error) {
 	return b.header(number), nil
 }
 
-func (b *traceBackend) CurrentHeader() *types.Header { return b.n.store.Head() }
+func (b *Tracer) CurrentHeader() *types.Header { return b.c.Store.Head() }
 
-func (b *traceBackend) BlockByHash(_ context.Context, hash common.Hash) (*types.Block, error) {
-	return b.n.store.BlockByHash(hash), nil
+func (b *Tracer) BlockByHash(_ context.Context, hash common.Hash) (*types.Block, error) {
+	return b.c.Store.BlockByHash(hash), nil
 }
 
-func (b *traceBackend) BlockByNumber(_ context.Context, number rpc.BlockNumber) (*types.Block, error) {
+func (b *Tracer) BlockByNumber(_ context.Context, number rpc.BlockNumber) (*types.Block, error) {
 	h := b.header(number)
 	if h == nil {
 		return nil, nil
 	}
-	return b.n.store.BlockByHash(h.Hash()), nil
+	return b.c.Store.BlockByHash(h.Hash()), nil
 }
 
-func (b *traceBackend) GetCanonicalTransaction(hash common.Hash) (bool, *types.Transaction, common.Hash, uint64, uint64) {
-	tx, loc := b.n.store.Transaction(hash)
+func (b *Tracer) GetCanonicalTransaction(hash common.Hash) (bool, *types.Transaction, common.Hash, uint64, uint64) {
+	tx, loc := b.c.Store.Transaction(hash)
 	if tx == nil {
 		return false, nil, common.Hash{}, 0, 0
 	}
@@ -75,22 +79,22 @@ func (b *traceBackend) GetCanonicalTransaction(hash common.Hash) (bool, *types.T
 }
 
 // TxIndexDone: the lookup index is written in the same batch as each block.
-func (b *traceBackend) TxIndexDone() bool { return true }
+func (b *Tracer) TxIndexDone() bool { return true }
 
-func (b *traceBackend) RPCGasCap() uint64                { return b.gasCap }
-func (b *traceBackend) ChainConfig() *params.ChainConfig { return b.n.store.Config() }
-func (b *traceBackend) Engine() consensus.Engine         { return evm.Engine() }
+func (b *Tracer) RPCGasCap() uint64                { return b.gasCap }
+func (b *Tracer) ChainConfig() *params.ChainConfig { return b.c.Store.Config() }
+func (b *Tracer) Engine() consensus.Engine         { return evm.Engine() }
 
 // ChainDb is only used by the bad-block methods, which Ember does not serve
 // (it keeps no bad blocks).
-func (b *traceBackend) ChainDb() ethdb.Database { return nil }
+func (b *Tracer) ChainDb() ethdb.Database { return nil }
 
 // StateAtBlock opens the state after block. Every state the store holds
 // is whole on disk (archive, or the window a full node keeps), so nothing
 // is re-executed and there is nothing to release; below the window it
 // answers *store.StateUnavailableError as it is.
-func (b *traceBackend) StateAtBlock(_ context.Context, block *types.Block, _ *state.StateDB, _ bool, _ bool) (*state.StateDB, tracers.StateReleaseFunc, error) {
-	st, err := b.n.store.StateOf(block.Header())
+func (b *Tracer) StateAtBlock(_ context.Context, block *types.Block, _ *state.StateDB, _ bool, _ bool) (*state.StateDB, tracers.StateReleaseFunc, error) {
+	st, err := b.c.Store.StateOf(block.Header())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -100,7 +104,7 @@ func (b *traceBackend) StateAtBlock(_ context.Context, block *types.Block, _ *st
 // StateAtTransaction opens the parent's state and replays the block up to
 // transaction txIndex as FinalizeBlock ran it, native transactions and
 // unbonding maturity included (see replay).
-func (b *traceBackend) StateAtTransaction(ctx context.Context, block *types.Block, txIndex int) (*types.Transaction, vm.BlockContext, *state.StateDB, tracers.StateReleaseFunc, error) {
+func (b *Tracer) StateAtTransaction(ctx context.Context, block *types.Block, txIndex int) (*types.Transaction, vm.BlockContext, *state.StateDB, tracers.StateReleaseFunc, error) {
 	if txIndex < 0 || txIndex >= len(block.Transactions()) {
 		return nil, vm.BlockContext{}, nil, nil, fmt.Errorf("transaction index %d out of range for block %d", txIndex, block.NumberU64())
 	}
@@ -118,15 +122,15 @@ func (b *traceBackend) StateAtTransaction(ctx context.Context, block *types.Bloc
 // replay begins re-executing block on its parent's state, with the bytes
 // of its CometBFT block, which hold its native transactions too (without
 // them when !withTxs: the block's beginning only).
-func (b *traceBackend) replay(ctx context.Context, block *types.Block, withTxs bool) (*app.Replay, *state.StateDB, error) {
+func (b *Tracer) replay(ctx context.Context, block *types.Block, withTxs bool) (*app.Replay, *state.StateDB, error) {
 	if block.NumberU64() == 0 {
 		return nil, nil, errors.New("no transaction in genesis")
 	}
-	parent := b.n.store.GetHeader(block.ParentHash(), block.NumberU64()-1)
+	parent := b.c.Store.GetHeader(block.ParentHash(), block.NumberU64()-1)
 	if parent == nil {
 		return nil, nil, fmt.Errorf("parent of block %d not found", block.NumberU64())
 	}
-	st, err := b.n.store.StateOf(parent)
+	st, err := b.c.Store.StateOf(parent)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -136,7 +140,7 @@ func (b *traceBackend) replay(ctx context.Context, block *types.Block, withTxs b
 			return nil, nil, err
 		}
 	}
-	r, err := b.n.app.NewReplay(ctx, block, raws, st)
+	r, err := b.c.App.NewReplay(ctx, block, raws, st)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -147,11 +151,11 @@ func (b *traceBackend) replay(ctx context.Context, block *types.Block, withTxs b
 // EVM transactions (native transactions, unbonding maturity), so tracing it
 // must replay it transaction by transaction (see debug.API) rather than
 // re-run only its EVM transactions on the parent's state.
-func (b *traceBackend) ReplaysOther(ctx context.Context, block *types.Block) (bool, error) {
+func (b *Tracer) ReplaysOther(ctx context.Context, block *types.Block) (bool, error) {
 	if block.NumberU64() == 0 {
 		return false, nil
 	}
-	if err := b.n.store.CheckState(block.NumberU64() - 1); err != nil { // a trace replays on the parent's state
+	if err := b.c.Store.CheckState(block.NumberU64() - 1); err != nil { // a trace replays on the parent's state
 		return false, err
 	}
 	raws, err := b.cometTxs(block)
@@ -173,8 +177,8 @@ func (b *traceBackend) ReplaysOther(ctx context.Context, block *types.Block) (bo
 
 // cometTxs are the bytes of block's CometBFT block: its EVM transactions,
 // native ones and any the app rejected.
-func (b *traceBackend) cometTxs(block *types.Block) ([][]byte, error) {
-	cmtBlock := b.n.comet().BlockStore().LoadBlock(block.Number().Int64())
+func (b *Tracer) cometTxs(block *types.Block) ([][]byte, error) {
+	cmtBlock := b.c.Comet().BlockStore().LoadBlock(block.Number().Int64())
 	if cmtBlock == nil {
 		return nil, fmt.Errorf("CometBFT block %d not found", block.NumberU64())
 	}

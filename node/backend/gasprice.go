@@ -1,4 +1,4 @@
-package node
+package backend
 
 import (
 	"context"
@@ -34,7 +34,7 @@ var startTip = big.NewInt(params.GWei)
 // SuggestGasTipCap is the tip geth's gas price oracle suggests from recent
 // blocks (what got included), never below the node's minimum tip, so that
 // what eth_gasPrice and eth_maxPriorityFeePerGas advise is admitted.
-func (b *backend) SuggestGasTipCap(ctx context.Context) (*big.Int, error) {
+func (b *Backend) SuggestGasTipCap(ctx context.Context) (*big.Int, error) {
 	b.tipsOnce.Do(func() { b.tips = gasprice.NewOracle(oracleBackend{b}, gasPriceOracle, startTip) })
 	tip, err := b.tips.SuggestTipCap(ctx)
 	if err != nil {
@@ -48,7 +48,7 @@ func (b *backend) SuggestGasTipCap(ctx context.Context) (*big.Int, error) {
 
 // oracleBackend is the chain as go-ethereum's oracle reads it. Blocks are
 // final (no reorgs), so it needs no head events; there is no pending block.
-type oracleBackend struct{ b *backend }
+type oracleBackend struct{ b *Backend }
 
 var errNoBlock = errors.New("block not found")
 

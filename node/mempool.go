@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/big"
 	"sync"
 
 	cmtcfg "github.com/cometbft/cometbft/config"
@@ -14,39 +13,8 @@ import (
 	cmttypes "github.com/cometbft/cometbft/types"
 
 	"github.com/emberchain/ember/app"
-	"github.com/emberchain/ember/node/config"
 	"github.com/emberchain/ember/txpool"
 )
-
-// minGasPrice guards miner_setGasPrice: one writer of app.toml at a time,
-// and no change at all when the command line fixed the price.
-type minGasPrice struct {
-	mu     sync.Mutex
-	pinned bool // --minimum-gas-prices was given
-}
-
-// setMinGasPrice makes price the node's minimum tip and writes it to
-// app.toml (re-read from disk, so command-line overrides stay out of the
-// file). With --minimum-gas-prices given it changes nothing and warns.
-func (n *Node) setMinGasPrice(price *big.Int) (bool, error) {
-	n.minGas.mu.Lock()
-	defer n.minGas.mu.Unlock()
-	if n.minGas.pinned {
-		n.log.Warn("miner_setGasPrice ignored: --minimum-gas-prices takes precedence", "requested", price, "minimum", n.app.MinTip())
-		return false, nil
-	}
-	cfg, err := config.Load(n.home)
-	if err != nil {
-		return false, err
-	}
-	cfg.MinGasPrices = config.FormatMinGasPrices(price)
-	if err := config.Write(n.home, cfg); err != nil {
-		return false, fmt.Errorf("write %s: %w", config.AppPath(n.home), err)
-	}
-	n.app.SetMinTip(price)
-	n.log.Info("minimum gas price set", "tip", price, "config", config.AppPath(n.home))
-	return true, nil
-}
 
 // startMempoolWorker wires the app's mempool hooks to mp; call before
 // CometBFT starts.

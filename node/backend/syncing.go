@@ -1,23 +1,24 @@
-package node
+package backend
 
 import (
 	cs "github.com/cometbft/cometbft/consensus"
 	cmttypes "github.com/cometbft/cometbft/types"
 )
 
-// syncStatus reports CometBFT's block sync, the state /status shows as
+// SyncStatus reports CometBFT's block sync, the state /status shows as
 // sync_info.catching_up: while it lasts, syncing is true, start is the
 // app's head when the node started, current the app's head now, and
 // highest the highest block known: CometBFT's block store height or the
 // last block a connected peer committed (its consensus height - 1),
 // whichever is higher, never below current. Once caught up: false.
-func (n *Node) syncStatus() (syncing bool, start, current, highest uint64) {
-	if n.comet() == nil || !n.comet().ConsensusReactor().WaitSync() {
+func (b *Backend) SyncStatus() (syncing bool, start, current, highest uint64) {
+	cmt := b.c.Comet()
+	if cmt == nil || !cmt.ConsensusReactor().WaitSync() {
 		return false, 0, 0, 0
 	}
-	current = n.store.Head().Number.Uint64()
-	highest = max(current, uint64(max(n.comet().BlockStore().Height(), 0)))
-	for _, p := range n.comet().Switch().Peers().List() {
+	current = b.c.Store.Head().Number.Uint64()
+	highest = max(current, uint64(max(cmt.BlockStore().Height(), 0)))
+	for _, p := range cmt.Switch().Peers().List() {
 		ps, ok := p.Get(cmttypes.PeerStateKey).(*cs.PeerState)
 		if !ok {
 			continue
@@ -26,5 +27,5 @@ func (n *Node) syncStatus() (syncing bool, start, current, highest uint64) {
 			highest = uint64(h)
 		}
 	}
-	return true, min(n.startHead, current), current, highest
+	return true, min(b.opts.StartHead, current), current, highest
 }

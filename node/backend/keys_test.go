@@ -1,4 +1,4 @@
-package node
+package backend
 
 import (
 	"slices"
@@ -38,7 +38,7 @@ func TestKeysAdapter(t *testing.T) {
 		}
 		addrs = append(addrs, info.Address)
 	}
-	k, err := openKeys(home, "test")
+	k, err := OpenKeys(home, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestKeysAdapter(t *testing.T) {
 	if _, err := k.SignHashWithPassphrase(made, "secret1", hash); err != nil {
 		t.Fatal(err)
 	}
-	// Dev keys (marked by UnlockDevKeys) ignore the passphrase.
+	// Dev keys (marked by UnlockDev) ignore the passphrase.
 	k.dev[addrs[1]] = true
 	if _, err := k.SignHashWithPassphrase(addrs[1], "anything", hash); err != nil {
 		t.Fatalf("dev key: %v", err)
@@ -85,7 +85,7 @@ func TestKeysAdapter(t *testing.T) {
 	if _, err := k.SignHash(addrs[0], hash); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := openKeys(home, "os"); err == nil {
+	if _, err := OpenKeys(home, "os"); err == nil {
 		t.Fatal("unknown backend accepted")
 	}
 }

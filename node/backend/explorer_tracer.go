@@ -1,4 +1,4 @@
-package node
+package backend
 
 import (
 	"context"
@@ -26,7 +26,7 @@ import (
 // One job runs at a time, each bounded by explorerTraceTimeout, so the
 // public explorer cannot monopolise the node.
 type explorerTracer struct {
-	b     *traceBackend
+	b     *Tracer
 	api   *tracers.API
 	slots chan struct{}
 }
@@ -37,8 +37,9 @@ const explorerTraceTimeout = 10 * time.Second
 // stateCallGas is the gas each balanceOf-like call of StateAround may use.
 const stateCallGas = 5_000_000
 
-func newExplorerTracer(n *Node) *explorerTracer {
-	b := &traceBackend{n: n, gasCap: stateCallGas}
+// NewExplorerTracer is the explorer's tracer over c.
+func NewExplorerTracer(c Chain) explorerindex.Tracer {
+	b := NewTracer(c, stateCallGas)
 	return &explorerTracer{b: b, api: tracers.NewAPI(b), slots: make(chan struct{}, 1)}
 }
 
@@ -57,7 +58,7 @@ func (t *explorerTracer) job(ctx context.Context) (context.Context, func(), erro
 
 // CallTrace implements explorer.Tracer.
 func (t *explorerTracer) CallTrace(ctx context.Context, hash common.Hash) (*explorerindex.CallTrace, error) {
-	if tx, _ := t.b.n.store.Transaction(hash); tx == nil {
+	if tx, _ := t.b.c.Store.Transaction(hash); tx == nil {
 		return nil, explorerindex.ErrNotFound
 	}
 	ctx, done, err := t.job(ctx)
@@ -88,11 +89,11 @@ func (t *explorerTracer) CallTrace(ctx context.Context, hash common.Hash) (*expl
 // executor with a balance hook noting every account it touches, and the
 // calls run again on a copy of the result.
 func (t *explorerTracer) StateAround(ctx context.Context, hash common.Hash, calls []explorerindex.StateCall) (*explorerindex.TxState, error) {
-	tx, loc := t.b.n.store.Transaction(hash)
+	tx, loc := t.b.c.Store.Transaction(hash)
 	if tx == nil {
 		return nil, explorerindex.ErrNotFound
 	}
-	block := t.b.n.store.BlockByHash(loc.BlockHash)
+	block := t.b.c.Store.BlockByHash(loc.BlockHash)
 	if block == nil {
 		return nil, explorerindex.ErrNotFound
 	}
