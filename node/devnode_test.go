@@ -62,13 +62,18 @@ func startDevNodeWith(t testing.TB, init homes.InitOptions, edit func(*config.Co
 }
 
 // freeOverrides puts every listener on a free port: dev homes run them all,
-// and none may use its fixed default port.
-func freeOverrides(t testing.TB) Overrides {
-	return Overrides{
-		JSONRPCAddress: freeAddr(t), JSONRPCWSAddress: freeAddr(t),
-		RPCLaddr: "tcp://" + freeAddr(t), P2PLaddr: "tcp://" + freeAddr(t), LogLevel: "warn",
-		RESTAddress: freeAddr(t), ExplorerAddress: freeAddr(t), GRPCAddress: freeAddr(t), MetricsAddress: freeAddr(t),
+// and none may use its fixed default port. extra flags come last and win.
+func freeOverrides(t testing.TB, extra ...string) config.Overrides {
+	ov, err := config.ParseOverrides(append([]string{
+		"--json-rpc.address=" + freeAddr(t), "--json-rpc.ws-address=" + freeAddr(t),
+		"--rpc.laddr=tcp://" + freeAddr(t), "--p2p.laddr=tcp://" + freeAddr(t), "--log-level=warn",
+		"--rest.address=" + freeAddr(t), "--explorer.address=" + freeAddr(t), "--grpc.address=" + freeAddr(t),
+		"--metrics.address=" + freeAddr(t),
+	}, extra...))
+	if err != nil {
+		t.Fatal(err)
 	}
+	return ov
 }
 
 func freeAddr(t testing.TB) string {
@@ -105,13 +110,12 @@ func TestFailedStartReleasesEverything(t *testing.T) {
 	defer taken.Close()
 	for _, c := range []struct {
 		name string
-		take func(*Overrides, string)
+		take string // the flag given the taken address
 	}{
-		{"p2p", func(o *Overrides, addr string) { o.P2PLaddr = "tcp://" + addr }},
-		{"grpc", func(o *Overrides, addr string) { o.GRPCAddress = addr }},
+		{"p2p", "--p2p.laddr=tcp://"},
+		{"grpc", "--grpc.address="},
 	} {
-		o := freeOverrides(t)
-		c.take(&o, taken.Addr().String())
+		o := freeOverrides(t, c.take+taken.Addr().String())
 		n, err := New(home, o)
 		if err != nil {
 			t.Fatal(err)
@@ -125,7 +129,7 @@ func TestFailedStartReleasesEverything(t *testing.T) {
 			t.Fatalf("%s: error %q does not name the taken port", c.name, err)
 		}
 		// CometBFT's RPC listened before the failure (both cases): it must be closed.
-		l, err := net.Listen("tcp", strings.TrimPrefix(o.RPCLaddr, "tcp://"))
+		l, err := net.Listen("tcp", strings.TrimPrefix(o.Value("rpc.laddr"), "tcp://"))
 		if err != nil {
 			t.Fatalf("%s: CometBFT's RPC port still held: %v", c.name, err)
 		}

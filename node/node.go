@@ -11,7 +11,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	cmtcfg "github.com/cometbft/cometbft/config"
 	cmtlog "github.com/cometbft/cometbft/libs/log"
@@ -49,38 +48,6 @@ import (
 	"github.com/emberchain/ember/txpool"
 	"github.com/emberchain/ember/txpool/journal"
 )
-
-// Overrides are command-line settings that take precedence over the files.
-// Empty / nil fields leave the file's value.
-type Overrides struct {
-	JSONRPCEnable    *bool
-	JSONRPCAddress   string
-	JSONRPCWSAddress string
-	JSONRPCAPI       []string
-	// JSONRPCHTTPTimeout and JSONRPCEVMTimeout: [json-rpc] http-timeout, evm-timeout.
-	JSONRPCHTTPTimeout *time.Duration
-	JSONRPCEVMTimeout  *time.Duration
-	RPCLaddr           string // CometBFT RPC
-	P2PLaddr           string
-	LogLevel           string
-	MinGasPrices       string // --minimum-gas-prices: wins over app.toml and miner_setGasPrice
-	KeyringBackend     string // test or file
-	RESTEnable         *bool
-	RESTAddress        string
-	GRPCEnable         *bool
-	GRPCAddress        string
-	ExplorerEnable     *bool
-	ExplorerAddress    string
-	ExplorerDB         string
-	MetricsEnable      *bool
-	MetricsAddress     string
-	// SnapshotInterval and SnapshotKeepRecent: [state-sync] (statesync.go).
-	SnapshotInterval   *uint64
-	SnapshotKeepRecent *int
-	Pruning            string  // archive or full
-	KeepRecent         *uint64 // states kept in full mode
-	PruneInterval      *uint64 // blocks between sweeps in full mode
-}
 
 // Node is one running emberd.
 type Node struct {
@@ -136,8 +103,9 @@ type Node struct {
 	snapshots *snapshot.Manager // nil unless [state-sync] snapshot-interval > 0 (statesync.go)
 }
 
-// New loads the home's configuration and genesis and opens the store.
-func New(home string, ov Overrides) (*Node, error) {
+// New loads the home's configuration (the files, with ov over them) and
+// genesis and opens the store.
+func New(home string, ov config.Overrides) (*Node, error) {
 	if !homes.Initialized(home) {
 		return nil, fmt.Errorf("%s: %w", home, homes.ErrNotInitialized)
 	}
@@ -149,7 +117,7 @@ func New(home string, ov Overrides) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	ov.apply(&cfg, cmtCfg)
+	ov.Apply(&cfg, cmtCfg)
 	if err := checkMempoolConfig(cmtCfg); err != nil {
 		return nil, err
 	}
@@ -187,7 +155,7 @@ func New(home string, ov Overrides) (*Node, error) {
 	}
 	n.app.SetMinTip(minTip)
 	n.app.SetChainID(doc.ChainID)
-	n.minGasFixed = ov.MinGasPrices != ""
+	n.minGasFixed = ov.Given("minimum-gas-prices")
 	n.app.OnCommit(n.events.PublishBlock)
 	n.app.OnPendingTx(n.events.PublishPending)
 	if cfg.Metrics.Enable {
@@ -203,57 +171,6 @@ func New(home string, ov Overrides) (*Node, error) {
 		return nil, err
 	}
 	return n, nil
-}
-
-func (ov Overrides) apply(cfg *config.Config, cc *cmtcfg.Config) {
-	override(&cfg.JSONRPC.Enable, ov.JSONRPCEnable)
-	overrideString(&cfg.JSONRPC.Address, ov.JSONRPCAddress)
-	overrideString(&cfg.JSONRPC.WSAddress, ov.JSONRPCWSAddress)
-	if ov.JSONRPCAPI != nil {
-		cfg.JSONRPC.API = rpc.APIList(ov.JSONRPCAPI)
-	}
-	overrideDuration(&cfg.JSONRPC.HTTPTimeout, ov.JSONRPCHTTPTimeout)
-	overrideDuration(&cfg.JSONRPC.EVMTimeout, ov.JSONRPCEVMTimeout)
-	overrideString(&cc.RPC.ListenAddress, ov.RPCLaddr)
-	overrideString(&cc.P2P.ListenAddress, ov.P2PLaddr)
-	override(&cfg.REST.Enable, ov.RESTEnable)
-	overrideString(&cfg.REST.Address, ov.RESTAddress)
-	override(&cfg.GRPC.Enable, ov.GRPCEnable)
-	overrideString(&cfg.GRPC.Address, ov.GRPCAddress)
-	override(&cfg.Explorer.Enable, ov.ExplorerEnable)
-	overrideString(&cfg.Explorer.Address, ov.ExplorerAddress)
-	overrideString(&cfg.Explorer.DB, ov.ExplorerDB)
-	override(&cfg.Metrics.Enable, ov.MetricsEnable)
-	overrideString(&cfg.Metrics.Address, ov.MetricsAddress)
-	override(&cfg.StateSync.SnapshotInterval, ov.SnapshotInterval)
-	override(&cfg.StateSync.SnapshotKeepRecent, ov.SnapshotKeepRecent)
-	overrideString(&cfg.Store.Pruning, ov.Pruning)
-	override(&cfg.Store.KeepRecent, ov.KeepRecent)
-	override(&cfg.Store.PruneInterval, ov.PruneInterval)
-	overrideString(&cfg.Log.Level, ov.LogLevel)
-	overrideString(&cfg.MinGasPrices, ov.MinGasPrices)
-	overrideString(&cfg.Keyring.Backend, ov.KeyringBackend)
-}
-
-// override sets *dst to a flag given on the command line (v not nil).
-func override[T any](dst *T, v *T) {
-	if v != nil {
-		*dst = *v
-	}
-}
-
-// overrideString sets *dst to a string flag given (not empty).
-func overrideString(dst *string, v string) {
-	if v != "" {
-		*dst = v
-	}
-}
-
-// overrideDuration sets *dst to a duration flag given.
-func overrideDuration(dst *rpc.Duration, v *time.Duration) {
-	if v != nil {
-		*dst = rpc.Duration(*v)
-	}
 }
 
 // Start runs CometBFT (which replays any blocks the store lacks) and then

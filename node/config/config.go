@@ -238,7 +238,7 @@ func Write(home string, cfg Config) error {
 	if err := toml.NewEncoder(&buf).Encode(cfg); err != nil {
 		return err
 	}
-	return os.WriteFile(AppPath(home), buf.Bytes(), 0o644)
+	return os.WriteFile(AppPath(home), annotate(buf.Bytes()), 0o644)
 }
 
 // LoadComet reads config.toml the way CometBFT's own command does.
