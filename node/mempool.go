@@ -175,12 +175,11 @@ func (n *Node) admitsLocally(pub crypto.PubKey) bool {
 // recheck after each block is how demoted and dropped ones leave it.
 //
 // Why not CometBFT v0.40's app-side mempool (mempool.type = "app", the app
-// answering InsertTx/ReapTxs)? Profiled under 20,000 in-order transfers
-// (issue 17), what it would remove costs little: CometBFT's own share of
-// CheckTx, its recheck and Update and the reap together were about 4% of
-// the node's CPU, and this worker did no work at all (it only resubmits
-// queued transactions whose nonce gap filled). Against that, v0.40 adds
-// about 250 packages and a consensus-engine upgrade. Worth revisiting for
+// answering InsertTx/ReapTxs)? What it would remove costs little under
+// in-order load: CometBFT's own share of CheckTx, its recheck and Update and
+// the reap is small beside execution, and this worker only resubmits queued
+// transactions whose nonce gap filled. Against that, v0.40 brings a large
+// dependency tree and a consensus-engine upgrade. Worth revisiting for
 // workloads heavy in nonce gaps, where each promotion is a CheckTx round trip.
 // Where it mattered, on `emberd dev`, v0.38 allows the same without it:
 // transactions sent to the node skip the mempool and proposals take them

@@ -205,7 +205,7 @@ func (n *Node) Start() (err error) {
 		return fmt.Errorf("load validator: %w", err)
 	}
 	n.coinbase = n.app.RewardAddress(pub.Address())
-	if n.admitsLocally(pub) { // txpool.go
+	if n.admitsLocally(pub) { // mempool.go
 		n.app.AdmitLocally()
 	}
 	n.cmtStart = cometStart{pv: pv, nodeKey: nodeKey, log: cmtLog}
