@@ -10,19 +10,21 @@ import (
 	"time"
 
 	"github.com/emberchain/ember/internal/freeport"
+	"github.com/emberchain/ember/node/config"
+	"github.com/emberchain/ember/node/homes"
 )
 
 // startDevNode runs a dev node in this process on free ports.
 func startDevNode(t testing.TB) *Node {
 	t.Helper()
-	return startDevNodeWith(t, InitOptions{Moniker: "test"}, nil)
+	return startDevNodeWith(t, homes.InitOptions{Moniker: "test"}, nil)
 }
 
 // startDevNodeWith runs a dev node from init (its Home, ChainID and Dev are
 // set here) with edit applied to its config. A free port is only free until
 // someone takes it, and packages test in parallel: a start that finds one of
 // its ports taken tries again, in a fresh home, on other ports.
-func startDevNodeWith(t testing.TB, init InitOptions, edit func(*Config)) *Node {
+func startDevNodeWith(t testing.TB, init homes.InitOptions, edit func(*config.Config)) *Node {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("starts a node: skipped with -short")
@@ -30,16 +32,16 @@ func startDevNodeWith(t testing.TB, init InitOptions, edit func(*Config)) *Node 
 	const attempts = 3
 	for attempt := 1; ; attempt++ {
 		init.Home, init.ChainID, init.Dev = filepath.Join(t.TempDir(), "home"), "ember_31337-1", true
-		if err := InitHome(init); err != nil {
+		if err := homes.Init(init); err != nil {
 			t.Fatal(err)
 		}
 		if edit != nil {
-			cfg, err := LoadConfig(init.Home)
+			cfg, err := config.Load(init.Home)
 			if err != nil {
 				t.Fatal(err)
 			}
 			edit(&cfg)
-			if err := WriteConfig(init.Home, cfg); err != nil {
+			if err := config.Write(init.Home, cfg); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -60,13 +62,18 @@ func startDevNodeWith(t testing.TB, init InitOptions, edit func(*Config)) *Node 
 }
 
 // freeOverrides puts every listener on a free port: dev homes run them all,
-// and none may use its fixed default port.
-func freeOverrides(t testing.TB) Overrides {
-	return Overrides{
-		JSONRPCAddress: freeAddr(t), JSONRPCWSAddress: freeAddr(t),
-		RPCLaddr: "tcp://" + freeAddr(t), P2PLaddr: "tcp://" + freeAddr(t), LogLevel: "warn",
-		RESTAddress: freeAddr(t), ExplorerAddress: freeAddr(t), GRPCAddress: freeAddr(t), MetricsAddress: freeAddr(t),
+// and none may use its fixed default port. extra flags come last and win.
+func freeOverrides(t testing.TB, extra ...string) config.Overrides {
+	ov, err := config.ParseOverrides(append([]string{
+		"--json-rpc.address=" + freeAddr(t), "--json-rpc.ws-address=" + freeAddr(t),
+		"--rpc.laddr=tcp://" + freeAddr(t), "--p2p.laddr=tcp://" + freeAddr(t), "--log-level=warn",
+		"--rest.address=" + freeAddr(t), "--explorer.address=" + freeAddr(t), "--grpc.address=" + freeAddr(t),
+		"--metrics.address=" + freeAddr(t),
+	}, extra...))
+	if err != nil {
+		t.Fatal(err)
 	}
+	return ov
 }
 
 func freeAddr(t testing.TB) string {
@@ -93,7 +100,7 @@ func TestFailedStartReleasesEverything(t *testing.T) {
 		t.Skip("starts a node: skipped with -short")
 	}
 	home := filepath.Join(t.TempDir(), "home")
-	if err := InitHome(InitOptions{Home: home, Moniker: "taken", ChainID: "ember_31337-1", Dev: true}); err != nil {
+	if err := homes.Init(homes.InitOptions{Home: home, Moniker: "taken", ChainID: "ember_31337-1", Dev: true}); err != nil {
 		t.Fatal(err)
 	}
 	taken, err := net.Listen("tcp", "127.0.0.1:0")
@@ -103,13 +110,12 @@ func TestFailedStartReleasesEverything(t *testing.T) {
 	defer taken.Close()
 	for _, c := range []struct {
 		name string
-		take func(*Overrides, string)
+		take string // the flag given the taken address
 	}{
-		{"p2p", func(o *Overrides, addr string) { o.P2PLaddr = "tcp://" + addr }},
-		{"grpc", func(o *Overrides, addr string) { o.GRPCAddress = addr }},
+		{"p2p", "--p2p.laddr=tcp://"},
+		{"grpc", "--grpc.address="},
 	} {
-		o := freeOverrides(t)
-		c.take(&o, taken.Addr().String())
+		o := freeOverrides(t, c.take+taken.Addr().String())
 		n, err := New(home, o)
 		if err != nil {
 			t.Fatal(err)
@@ -123,7 +129,7 @@ func TestFailedStartReleasesEverything(t *testing.T) {
 			t.Fatalf("%s: error %q does not name the taken port", c.name, err)
 		}
 		// CometBFT's RPC listened before the failure (both cases): it must be closed.
-		l, err := net.Listen("tcp", strings.TrimPrefix(o.RPCLaddr, "tcp://"))
+		l, err := net.Listen("tcp", strings.TrimPrefix(o.Value("rpc.laddr"), "tcp://"))
 		if err != nil {
 			t.Fatalf("%s: CometBFT's RPC port still held: %v", c.name, err)
 		}

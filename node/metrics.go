@@ -13,18 +13,6 @@ import (
 	"github.com/emberchain/ember/metrics"
 )
 
-// MetricsConfig is the Prometheus endpoint: Ember's ember_* series and
-// CometBFT's cometbft_* ones on one address, at /metrics.
-type MetricsConfig struct {
-	Enable  bool   `toml:"enable"`
-	Address string `toml:"address"` // listen address
-}
-
-// DefaultMetricsAddress is CometBFT's own prometheus_listen_addr port:
-// dashboards and scrape configs made for CometBFT nodes find this one
-// there, with Ember's series beside CometBFT's.
-const DefaultMetricsAddress = "127.0.0.1:26660"
-
 // dbSampleInterval is how often the sizes under data/ are measured.
 const dbSampleInterval = 15 * time.Second
 

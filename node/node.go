@@ -11,7 +11,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	cmtcfg "github.com/cometbft/cometbft/config"
 	cmtlog "github.com/cometbft/cometbft/libs/log"
@@ -21,7 +20,6 @@ import (
 	"github.com/cometbft/cometbft/rpc/client/local"
 	cmttypes "github.com/cometbft/cometbft/types"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/spf13/viper"
 
 	"github.com/emberchain/ember/app"
 	"github.com/emberchain/ember/cosmosapi"
@@ -30,6 +28,10 @@ import (
 	"github.com/emberchain/ember/grpcapi"
 	"github.com/emberchain/ember/httpserve"
 	"github.com/emberchain/ember/metrics"
+	"github.com/emberchain/ember/node/backend"
+	"github.com/emberchain/ember/node/cometstore"
+	"github.com/emberchain/ember/node/config"
+	"github.com/emberchain/ember/node/homes"
 	"github.com/emberchain/ember/rest"
 	"github.com/emberchain/ember/rpc"
 	"github.com/emberchain/ember/rpc/anvil"
@@ -44,44 +46,13 @@ import (
 	"github.com/emberchain/ember/snapshot"
 	"github.com/emberchain/ember/store"
 	"github.com/emberchain/ember/txpool"
+	"github.com/emberchain/ember/txpool/journal"
 )
-
-// Overrides are command-line settings that take precedence over the files.
-// Empty / nil fields leave the file's value.
-type Overrides struct {
-	JSONRPCEnable    *bool
-	JSONRPCAddress   string
-	JSONRPCWSAddress string
-	JSONRPCAPI       []string
-	// JSONRPCHTTPTimeout and JSONRPCEVMTimeout: [json-rpc] http-timeout, evm-timeout.
-	JSONRPCHTTPTimeout *time.Duration
-	JSONRPCEVMTimeout  *time.Duration
-	RPCLaddr           string // CometBFT RPC
-	P2PLaddr           string
-	LogLevel           string
-	MinGasPrices       string // --minimum-gas-prices: wins over app.toml and miner_setGasPrice
-	KeyringBackend     string // test or file
-	RESTEnable         *bool
-	RESTAddress        string
-	GRPCEnable         *bool
-	GRPCAddress        string
-	ExplorerEnable     *bool
-	ExplorerAddress    string
-	ExplorerDB         string
-	MetricsEnable      *bool
-	MetricsAddress     string
-	// SnapshotInterval and SnapshotKeepRecent: [state-sync] (statesync.go).
-	SnapshotInterval   *uint64
-	SnapshotKeepRecent *int
-	Pruning            string  // archive or full
-	KeepRecent         *uint64 // states kept in full mode
-	PruneInterval      *uint64 // blocks between sweeps in full mode
-}
 
 // Node is one running emberd.
 type Node struct {
 	home    string
-	cfg     Config
+	cfg     config.Config
 	cmtCfg  *cmtcfg.Config
 	genesis *cmttypes.GenesisDoc
 	state   *app.AppState
@@ -97,18 +68,18 @@ type Node struct {
 	cmtStart cometStart                  // what starts it (again)
 	local    atomic.Pointer[local.Local] // its RPC as a client, for the Cosmos services
 	revertMu sync.Mutex                  // one evm_revert at a time (revert.go)
-	cmtDBs   cometDBs                    // its databases, open until Stop
+	cmtDBs   cometstore.DBs              // its databases, open until Stop
 	rpc      *rpc.Server
 	rest     *httpserve.Server
 	grpc     *grpcapi.Server   // nil unless [grpc] enable
-	cosmos   cosmosBackend     // what the Cosmos services read
+	cosmos   backend.Cosmos    // what the Cosmos services read
 	services *cosmosapi.Router // the Cosmos services by method path (abci_query, REST)
 	explorer *explorer.Service // nil unless [explorer] enable
 	exSource *nodesource.NodeSource
 	filters  *filters.API
 	ethAPI   *eth.API
-	keys     *keys      // the keyring eth_accounts, eth_sign* and personal serve
-	devAPI   *anvil.API // anvil_/hardhat_/evm_ on a development chain (dev.go)
+	keys     *backend.Keys // the keyring eth_accounts, eth_sign* and personal serve
+	devAPI   *anvil.API    // anvil_/hardhat_/evm_ on a development chain (dev.go)
 
 	coinbase common.Address // this node's validator's reward address
 	// startHead is the app's head when CometBFT started: where a block sync
@@ -116,15 +87,14 @@ type Node struct {
 	startHead uint64
 
 	mempool *mempoolWorker // CometBFT mempool changes the app asks for
-	pvDone  func()         // frees the validator's tmpfs state (see loadValidator)
-	walDone func()         // frees the tmpfs consensus WAL (see unsyncedWAL)
+	pvDone  func()         // frees the validator's tmpfs state (see cometstore.LoadValidator)
+	walDone func()         // frees the tmpfs consensus WAL (see cometstore.TmpfsWAL)
 
-	journal     *txJournal    // accepted transactions, admitted again at start (journal.go)
-	journalStop chan struct{} // ends the journal's rotation
-	journalDone chan struct{} // closed when it has
-	journalOnce sync.Once     // stopJournal's work, once
-	stopOnce    sync.Once     // Stop's work, once
-	minGas      minGasPrice   // miner_setGasPrice's lock and whether a flag fixed the price
+	journal     *journal.Journal // accepted transactions, admitted again at start (journal.go)
+	journalStop func()           // ends the journal's rotation
+	journalOnce sync.Once        // stopJournal's work, once
+	stopOnce    sync.Once        // Stop's work, once
+	minGasFixed bool             // --minimum-gas-prices was given: miner_setGasPrice changes nothing
 
 	metrics     *metrics.Metrics // nil unless [metrics] enable (metrics.go)
 	metricsSrv  *httpserve.Server
@@ -133,24 +103,25 @@ type Node struct {
 	snapshots *snapshot.Manager // nil unless [state-sync] snapshot-interval > 0 (statesync.go)
 }
 
-// New loads the home's configuration and genesis and opens the store.
-func New(home string, ov Overrides) (*Node, error) {
-	if !Initialized(home) {
-		return nil, fmt.Errorf("%s: %w", home, errNotInitialized)
+// New loads the home's configuration (the files, with ov over them) and
+// genesis and opens the store.
+func New(home string, ov config.Overrides) (*Node, error) {
+	if !homes.Initialized(home) {
+		return nil, fmt.Errorf("%s: %w", home, homes.ErrNotInitialized)
 	}
-	cfg, err := LoadConfig(home)
+	cfg, err := config.Load(home)
 	if err != nil {
 		return nil, err
 	}
-	cmtCfg, err := loadCometConfig(home)
+	cmtCfg, err := config.LoadComet(home)
 	if err != nil {
 		return nil, err
 	}
-	ov.apply(&cfg, cmtCfg)
+	ov.Apply(&cfg, cmtCfg)
 	if err := checkMempoolConfig(cmtCfg); err != nil {
 		return nil, err
 	}
-	minTip, err := ParseMinGasPrices(cfg.MinGasPrices)
+	minTip, err := config.ParseMinGasPrices(cfg.MinGasPrices)
 	if err != nil {
 		return nil, err
 	}
@@ -167,15 +138,15 @@ func New(home string, ov Overrides) (*Node, error) {
 		return nil, err
 	}
 	st, err := store.Open(filepath.Join(home, "data", "ember"), appState.EVM.Config, store.Options{CacheMB: cfg.Store.CacheMB, TrieCacheMB: cfg.Store.TrieCacheMB, NoSync: !cfg.Store.Sync,
-		Preimages: appState.Dev, Prune: cfg.Store.pruneOptions(), Log: log.With("module", "store")})
+		Preimages: appState.Dev, Prune: cfg.Store.PruneOptions(), Log: log.With("module", "store")})
 	if err != nil {
 		return nil, err
 	}
-	ks, err := openKeys(home, cfg.Keyring.Backend)
+	ks, err := backend.OpenKeys(home, cfg.Keyring.Backend)
 	if err != nil {
 		return nil, err
 	}
-	pool := txpool.New(cfg.TxPool.pool())
+	pool := txpool.New(cfg.TxPool.Pool())
 	n := &Node{
 		home: home, cfg: cfg, cmtCfg: cmtCfg, genesis: doc, state: appState, log: log,
 		store: st, pool: pool, keys: ks,
@@ -184,7 +155,7 @@ func New(home string, ov Overrides) (*Node, error) {
 	}
 	n.app.SetMinTip(minTip)
 	n.app.SetChainID(doc.ChainID)
-	n.minGas.pinned = ov.MinGasPrices != ""
+	n.minGasFixed = ov.Given("minimum-gas-prices")
 	n.app.OnCommit(n.events.PublishBlock)
 	n.app.OnPendingTx(n.events.PublishPending)
 	if cfg.Metrics.Enable {
@@ -200,75 +171,6 @@ func New(home string, ov Overrides) (*Node, error) {
 		return nil, err
 	}
 	return n, nil
-}
-
-func (ov Overrides) apply(cfg *Config, cc *cmtcfg.Config) {
-	override(&cfg.JSONRPC.Enable, ov.JSONRPCEnable)
-	overrideString(&cfg.JSONRPC.Address, ov.JSONRPCAddress)
-	overrideString(&cfg.JSONRPC.WSAddress, ov.JSONRPCWSAddress)
-	if ov.JSONRPCAPI != nil {
-		cfg.JSONRPC.API = rpc.APIList(ov.JSONRPCAPI)
-	}
-	overrideDuration(&cfg.JSONRPC.HTTPTimeout, ov.JSONRPCHTTPTimeout)
-	overrideDuration(&cfg.JSONRPC.EVMTimeout, ov.JSONRPCEVMTimeout)
-	overrideString(&cc.RPC.ListenAddress, ov.RPCLaddr)
-	overrideString(&cc.P2P.ListenAddress, ov.P2PLaddr)
-	override(&cfg.REST.Enable, ov.RESTEnable)
-	overrideString(&cfg.REST.Address, ov.RESTAddress)
-	override(&cfg.GRPC.Enable, ov.GRPCEnable)
-	overrideString(&cfg.GRPC.Address, ov.GRPCAddress)
-	override(&cfg.Explorer.Enable, ov.ExplorerEnable)
-	overrideString(&cfg.Explorer.Address, ov.ExplorerAddress)
-	overrideString(&cfg.Explorer.DB, ov.ExplorerDB)
-	override(&cfg.Metrics.Enable, ov.MetricsEnable)
-	overrideString(&cfg.Metrics.Address, ov.MetricsAddress)
-	override(&cfg.StateSync.SnapshotInterval, ov.SnapshotInterval)
-	override(&cfg.StateSync.SnapshotKeepRecent, ov.SnapshotKeepRecent)
-	overrideString(&cfg.Store.Pruning, ov.Pruning)
-	override(&cfg.Store.KeepRecent, ov.KeepRecent)
-	override(&cfg.Store.PruneInterval, ov.PruneInterval)
-	overrideString(&cfg.Log.Level, ov.LogLevel)
-	overrideString(&cfg.MinGasPrices, ov.MinGasPrices)
-	overrideString(&cfg.Keyring.Backend, ov.KeyringBackend)
-}
-
-// override sets *dst to a flag given on the command line (v not nil).
-func override[T any](dst *T, v *T) {
-	if v != nil {
-		*dst = *v
-	}
-}
-
-// overrideString sets *dst to a string flag given (not empty).
-func overrideString(dst *string, v string) {
-	if v != "" {
-		*dst = v
-	}
-}
-
-// overrideDuration sets *dst to a duration flag given.
-func overrideDuration(dst *rpc.Duration, v *time.Duration) {
-	if v != nil {
-		*dst = rpc.Duration(*v)
-	}
-}
-
-// loadCometConfig reads config.toml the way CometBFT's own command does.
-func loadCometConfig(home string) (*cmtcfg.Config, error) {
-	v := viper.New()
-	v.SetConfigFile(filepath.Join(home, "config", "config.toml"))
-	if err := v.ReadInConfig(); err != nil {
-		return nil, fmt.Errorf("read CometBFT config: %w", err)
-	}
-	cc := cmtcfg.DefaultConfig()
-	if err := v.Unmarshal(cc); err != nil {
-		return nil, fmt.Errorf("parse CometBFT config: %w", err)
-	}
-	cc.SetRoot(home)
-	if err := cc.ValidateBasic(); err != nil {
-		return nil, fmt.Errorf("CometBFT config: %w", err)
-	}
-	return cc, nil
 }
 
 // Start runs CometBFT (which replays any blocks the store lacks) and then
@@ -288,20 +190,22 @@ func (n *Node) Start() (err error) {
 	if err != nil {
 		return fmt.Errorf("load node key: %w", err)
 	}
-	pv, pvDone, err := n.loadValidator()
+	pv, pvDone, err := cometstore.LoadValidator(n.cmtCfg, n.cfg.Validator.SyncState)
 	if err != nil {
 		return fmt.Errorf("load validator: %w", err)
 	}
 	n.pvDone = pvDone
-	if n.walDone, err = n.unsyncedWAL(); err != nil {
-		return err
+	if !n.cfg.Store.Sync {
+		if n.walDone, err = cometstore.TmpfsWAL(n.cmtCfg, int64(n.headNumber()), n.log); err != nil {
+			return err
+		}
 	}
 	pub, err := pv.GetPubKey()
 	if err != nil {
 		return fmt.Errorf("load validator: %w", err)
 	}
 	n.coinbase = n.app.RewardAddress(pub.Address())
-	if n.admitsLocally(pub) { // txpool.go
+	if n.admitsLocally(pub) { // mempool.go
 		n.app.AdmitLocally()
 	}
 	n.cmtStart = cometStart{pv: pv, nodeKey: nodeKey, log: cmtLog}
@@ -322,7 +226,7 @@ func (n *Node) Start() (err error) {
 	n.store.SetPruneHold(n.pruneHold)
 	n.store.StartPruning()       // after the explorer started: the first sweep may run at once
 	n.startHead = n.headNumber() // none yet when state-syncing
-	n.cosmos = cosmosBackend{n: n}
+	n.cosmos = backend.NewCosmos(n.chain(), n.local.Load)
 	n.services = cosmosapi.NewRouter(func() int64 { return int64(n.headNumber()) })
 	cosmosapi.Register(n.services, n.cosmos)
 	n.app.SetServiceQuery(n.services.ABCIQuery)
@@ -361,13 +265,11 @@ func (n *Node) Start() (err error) {
 	return nil
 }
 
-// Namespaces lists every JSON-RPC namespace the node serves.
-func Namespaces() []string {
-	return []string{"eth", "net", "web3", "debug", "personal", "txpool", "miner"}
-}
-
 func (n *Node) startRPC() error {
-	b := &backend{n: n}
+	b := backend.New(n.chain(), backend.Options{
+		Coinbase: n.coinbase, StartHead: n.startHead, Home: n.home, MinGasPinned: n.minGasFixed,
+		Sent: n.journalTx, Log: n.log,
+	})
 	c := n.cfg.JSONRPC
 	n.filters = filters.NewAPI(b, filters.Config{
 		BlockRangeCap: c.BlockRangeCap, LogsCap: c.LogsCap, FilterCap: c.FilterCap, FilterTimeout: c.FilterTimeout.Std(),
@@ -392,13 +294,13 @@ func (n *Node) startRPC() error {
 		{Name: "miner", Service: miner.NewAPI(b)},
 		{Name: "net", Service: netapi.NewAPI(b, n.state.EVM.Config.ChainID)},
 		{Name: "web3", Service: web3.NewAPI(app.Version)},
-		{Name: "debug", Service: debug.NewAPI(&traceBackend{n: n, gasCap: c.GasCap}, b, debug.Config{
+		{Name: "debug", Service: debug.NewAPI(backend.NewTracer(n.chain(), c.GasCap), b, debug.Config{
 			MaxTimeout: c.TraceMaxTimeout.Std(), Concurrency: c.TraceConcurrency,
 		})},
 	}
 	if dev := n.devNamespaces(b, ethAPI); dev != nil { // dev.go
 		namespaces = append(namespaces, dev...)
-		c.API = append(slices.Clip(c.API), DevNamespaces...)
+		c.API = append(slices.Clip(c.API), config.DevNamespaces...)
 	}
 	auth, err := n.rpcAuth()
 	if err != nil {
@@ -436,7 +338,7 @@ func (n *Node) newComet() (*cmtnode.Node, error) {
 		// the app locks its own state (see app.App).
 		proxy.NewConnSyncLocalClientCreator(n.abciApp()),
 		func() (*cmttypes.GenesisDoc, error) { return n.genesis, nil },
-		n.cmtDBs.provider(n.dbProvider()),
+		n.cometDBProvider(),
 		n.cometMetrics(),
 		cs.log,
 	)
@@ -474,6 +376,17 @@ func (n *Node) stopComet() {
 	}
 }
 
+// cometDBProvider opens CometBFT's databases once for the process, as
+// [store] sync says.
+func (n *Node) cometDBProvider() cmtcfg.DBProvider {
+	return n.cmtDBs.Provider(cometstore.DBProvider(n.cfg.Store.Sync))
+}
+
+// chain is what the backends read.
+func (n *Node) chain() backend.Chain {
+	return backend.Chain{Store: n.store, Pool: n.pool, App: n.app, State: n.state, Comet: n.comet}
+}
+
 // comet is the running CometBFT node (nil before Start).
 func (n *Node) comet() *cmtnode.Node { return n.cmt.Load() }
 
@@ -500,7 +413,7 @@ func (n *Node) stop() {
 	}
 	n.stopJournal() // no client adds to the pool any more
 	n.stopComet()
-	n.cmtDBs.closeAll()
+	n.cmtDBs.CloseAll()
 	if n.pvDone != nil {
 		n.pvDone()
 	}
@@ -526,7 +439,7 @@ func (n *Node) startExplorer() error {
 		return nil
 	}
 	src := nodesource.NewNodeSource(n.store, n.pool.Content)
-	src.SetTracer(newExplorerTracer(n))
+	src.SetTracer(backend.NewExplorerTracer(n.chain()))
 	src.SetNative(n.state.Bech32Prefix, n.state.Denom)
 	src.SetBusy(func() bool { pending, _ := n.pool.Stats(); return pending > 0 })
 	n.app.CaptureInternalCalls(true) // internal transactions, stored with each block
@@ -589,4 +502,4 @@ func (n *Node) AppState() *app.AppState { return n.state }
 func (n *Node) CometConfig() *cmtcfg.Config { return n.cmtCfg }
 
 // Config is the effective Ember configuration.
-func (n *Node) Config() Config { return n.cfg }
+func (n *Node) Config() config.Config { return n.cfg }

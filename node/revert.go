@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/emberchain/ember/node/cometstore"
 	"github.com/emberchain/ember/rpc/eth"
 	"github.com/emberchain/ember/rpc/filters"
 )
@@ -43,13 +44,7 @@ func (n *Node) Revert(ctx context.Context, h uint64) error {
 // rewind rewinds everything CometBFT and the node keep to h, CometBFT
 // stopped.
 func (n *Node) rewind(ctx context.Context, h uint64) error {
-	if err := rewindComet(n.cmtCfg, n.cmtDBs.provider(n.dbProvider()), int64(h)); err != nil {
-		return fmt.Errorf("rewind CometBFT: %w", err)
-	}
-	if err := resetWAL(n.cmtCfg.Consensus.WalFile(), int64(h)); err != nil {
-		return fmt.Errorf("reset the consensus WAL: %w", err)
-	}
-	if err := resetSignState(n.cmtStart.pv); err != nil {
+	if err := cometstore.Rewind(n.cmtCfg, n.cometDBProvider(), n.cmtStart.pv, int64(h)); err != nil {
 		return err
 	}
 	if err := n.store.Rewind(h); err != nil {
@@ -62,7 +57,7 @@ func (n *Node) rewind(ctx context.Context, h uint64) error {
 	// CometBFT's new mempool starts empty): drop them, journal included.
 	n.pool.RemoveAll(n.pool.Raws())
 	if n.journal != nil {
-		if err := n.journal.rotate(func() [][]byte { return nil }); err != nil {
+		if err := n.journal.Rotate(func() [][]byte { return nil }); err != nil {
 			return err
 		}
 	}

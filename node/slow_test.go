@@ -14,6 +14,8 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/node/config"
+	"github.com/emberchain/ember/node/homes"
 )
 
 // TestSlowSubscriberIsDisconnected subscribes a client that never reads,
@@ -22,9 +24,9 @@ import (
 // that connection and free its subscription, and keep serving others.
 func TestSlowSubscriberIsDisconnected(t *testing.T) {
 	key, _ := accounts.DeriveKey(accounts.TestMnemonic, 0)
-	n := startDevNodeWith(t, InitOptions{Moniker: "slow",
-		Alloc: FundAll([]common.Address{key.Address}, new(big.Int).Lsh(big.NewInt(1), 100))},
-		func(cfg *Config) { cfg.JSONRPC.NotificationQueue = 4 })
+	n := startDevNodeWith(t, homes.InitOptions{Moniker: "slow",
+		Alloc: homes.FundAll([]common.Address{key.Address}, new(big.Int).Lsh(big.NewInt(1), 100))},
+		func(cfg *config.Config) { cfg.JSONRPC.NotificationQueue = 4 })
 
 	dialer := websocket.Dialer{NetDial: func(network, addr string) (net.Conn, error) {
 		d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {

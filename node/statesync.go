@@ -10,25 +10,6 @@ import (
 	"github.com/emberchain/ember/snapshot"
 )
 
-// StateSyncConfig is app.toml's [state-sync]: the snapshots this node makes
-// and serves to nodes that join by CometBFT state sync (config.toml's
-// [statesync] is the joining side).
-type StateSyncConfig struct {
-	// SnapshotInterval makes a snapshot of the state every this many
-	// blocks; 0 makes none and serves none.
-	SnapshotInterval uint64 `toml:"snapshot-interval"`
-	// SnapshotKeepRecent is how many snapshots are kept (the oldest
-	// deleted after a new one is made).
-	SnapshotKeepRecent int `toml:"snapshot-keep-recent"`
-}
-
-// Defaults of [state-sync]: no snapshots (as the Cosmos SDK's default);
-// testnet homes make one every TestnetSnapshotInterval blocks.
-const (
-	DefaultSnapshotKeepRecent = 2
-	TestnetSnapshotInterval   = 100
-)
-
 // snapshotsDir is where a home keeps its snapshots.
 func snapshotsDir(home string) string { return filepath.Join(home, "data", "snapshots") }
 

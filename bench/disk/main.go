@@ -34,7 +34,7 @@ import (
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/bench/internal/peer"
 	"github.com/emberchain/ember/bench/internal/writes"
-	"github.com/emberchain/ember/node"
+	"github.com/emberchain/ember/node/config"
 	"github.com/emberchain/ember/store"
 )
 
@@ -95,12 +95,12 @@ func main() {
 // run fills one node in the given mode, measuring at each mark.
 func run(o options, mode store.Pruning) ([]row, error) {
 	n, err := peer.Ember(o.emberd, o.senders, func(home string) error {
-		cfg, err := node.LoadConfig(home)
+		cfg, err := config.Load(home)
 		if err != nil {
 			return err
 		}
 		cfg.Store.Pruning, cfg.Store.KeepRecent, cfg.Store.PruneInterval = string(mode), o.keepRecent, o.every
-		return node.WriteConfig(home, cfg)
+		return config.Write(home, cfg)
 	})
 	if err != nil {
 		return nil, err

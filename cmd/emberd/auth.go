@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/emberchain/ember/node"
+	"github.com/emberchain/ember/node/homes"
 	"github.com/emberchain/ember/rpc"
 )
 
@@ -35,7 +35,7 @@ Clients that make their own tokens from the secret (Foundry: cast rpc --jwt-secr
 <hex>) need only the file's contents. The secret is created if the home has none yet.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !node.Initialized(home) {
+			if !homes.Initialized(home) {
 				return fmt.Errorf("%s is not an initialized home (no config/genesis.json)", home)
 			}
 			secret, err := rpc.EnsureJWTSecret(filepath.Join(home, rpc.JWTSecretFile))

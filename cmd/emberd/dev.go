@@ -25,6 +25,7 @@ import (
 	"github.com/emberchain/ember/accounts/keyring"
 	"github.com/emberchain/ember/devchain"
 	"github.com/emberchain/ember/node"
+	"github.com/emberchain/ember/node/homes"
 	"github.com/emberchain/ember/rpc"
 )
 
@@ -81,14 +82,14 @@ writes the state at the head to FILE when the chain is stopped.`,
 			if err != nil {
 				return err
 			}
-			if !node.Initialized(home) {
+			if !homes.Initialized(home) {
 				bal, ok := new(big.Int).SetString(balance, 10)
 				if !ok || bal.Sign() < 0 {
 					return fmt.Errorf("invalid --balance %q: want a decimal amount of wei", balance)
 				}
-				err := node.InitHome(node.InitOptions{
+				err := homes.Init(homes.InitOptions{
 					Home: home, Moniker: "ember-dev", ChainID: chainID,
-					Alloc: node.FundAll(addresses(keys), bal), Dev: true, EmptyBlockInterval: interval,
+					Alloc: homes.FundAll(addresses(keys), bal), Dev: true, EmptyBlockInterval: interval,
 					Operator: devOperator(keys), UnbondingTime: unbond,
 				})
 				if err != nil {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/app"
-	"github.com/emberchain/ember/node"
+	"github.com/emberchain/ember/node/homes"
 )
 
 func initCmd() *cobra.Command {
@@ -32,7 +32,7 @@ func initCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			opts := node.InitOptions{Home: home, Moniker: moniker, ChainID: chainID, Alloc: alloc}
+			opts := homes.InitOptions{Home: home, Moniker: moniker, ChainID: chainID, Alloc: alloc}
 			if reward != "" {
 				if !common.IsHexAddress(reward) {
 					return fmt.Errorf("invalid --reward-address %q", reward)
@@ -40,7 +40,7 @@ func initCmd() *cobra.Command {
 				addr := common.HexToAddress(reward)
 				opts.RewardAddress = &addr
 			}
-			if err := node.InitHome(opts); err != nil {
+			if err := homes.Init(opts); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "Initialized %s for chain %s\n", home, chainID)

@@ -24,7 +24,7 @@ import (
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/accounts/keyring"
 	"github.com/emberchain/ember/app"
-	"github.com/emberchain/ember/node"
+	"github.com/emberchain/ember/node/config"
 )
 
 // keysFlags are the flags every `keys` subcommand takes.
@@ -97,10 +97,10 @@ func (f *keysFlags) open(cmd *cobra.Command) (*keysEnv, error) {
 // homeBackend is the keyring backend app.toml names, or file when the home
 // has no app.toml (a keys-only home).
 func homeBackend(home string) (string, error) {
-	if _, err := os.Stat(node.AppConfigPath(home)); errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(config.AppPath(home)); errors.Is(err, os.ErrNotExist) {
 		return string(keyring.File), nil
 	}
-	cfg, err := node.LoadConfig(home)
+	cfg, err := config.Load(home)
 	if err != nil {
 		return "", err
 	}

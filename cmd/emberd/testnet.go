@@ -16,7 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/emberchain/ember/accounts"
-	"github.com/emberchain/ember/node"
+	"github.com/emberchain/ember/node/homes"
 )
 
 func testnetCmd() *cobra.Command {
@@ -30,7 +30,7 @@ func testnetCmd() *cobra.Command {
 
 func testnetInitCmd() *cobra.Command {
 	var (
-		opts    node.TestnetOptions
+		opts    homes.TestnetOptions
 		balance string
 	)
 	cmd := &cobra.Command{
@@ -56,7 +56,7 @@ The validators are each other's persistent peers. DIR/README lists the ports.`,
 			if opts.Dir == "" {
 				return errors.New("--output is required")
 			}
-			tn, err := node.InitTestnet(opts)
+			tn, err := homes.InitTestnet(opts)
 			if err != nil {
 				return err
 			}
@@ -68,8 +68,8 @@ The validators are each other's persistent peers. DIR/README lists the ports.`,
 	fs.StringVarP(&opts.Dir, "output", "o", "", "directory of the node homes (created; must be empty)")
 	fs.IntVar(&opts.Validators, "validators", 4, "number of validators")
 	fs.IntVar(&opts.FullNodes, "full-nodes", 0, "number of non-validator nodes")
-	fs.StringVar(&opts.ChainID, "chain-id", node.DefaultTestnetChainID, "chain id")
-	fs.IntVar(&opts.BasePort, "base-port", node.DefaultTestnetBasePort, "first port of node0; node i uses BASE+10i … BASE+10i+6")
+	fs.StringVar(&opts.ChainID, "chain-id", homes.DefaultTestnetChainID, "chain id")
+	fs.IntVar(&opts.BasePort, "base-port", homes.DefaultTestnetBasePort, "first port of node0; node i uses BASE+10i … BASE+10i+6")
 	fs.IntVar(&opts.Accounts, "accounts", 10, "prefunded accounts from --mnemonic (m/44'/60'/0'/0/i)")
 	fs.StringVar(&opts.Mnemonic, "mnemonic", accounts.TestMnemonic, "mnemonic of the prefunded accounts")
 	fs.StringVar(&balance, "balance", new(big.Int).Mul(big.NewInt(10_000), big.NewInt(params.Ether)).String(), "balance of each prefunded account and validator operator, in wei")
@@ -89,9 +89,9 @@ newest snapshot the validators serve (every [state-sync] snapshot-interval block
 testnet homes) and block-syncs from there.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			add, how := node.AddTestnetNode, "full node"
+			add, how := homes.AddTestnetNode, "full node"
 			if stateSync {
-				add, how = node.AddStateSyncNode, "full node, joins by state sync"
+				add, how = homes.AddStateSyncNode, "full node, joins by state sync"
 			}
 			n, err := add(args[0])
 			if err != nil {
@@ -116,7 +116,7 @@ process, its output appended to DIR/nodeI/emberd.log. SIGINT and SIGTERM are
 forwarded to every child; the command returns when all have exited.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			tn, err := node.LoadTestnet(args[0])
+			tn, err := homes.LoadTestnet(args[0])
 			if err != nil {
 				return err
 			}
@@ -131,7 +131,7 @@ forwarded to every child; the command returns when all have exited.`,
 
 // runTestnet starts one child per node, forwards SIGINT and SIGTERM to
 // them and waits for all of them.
-func runTestnet(out io.Writer, self string, tn *node.Testnet) error {
+func runTestnet(out io.Writer, self string, tn *homes.Testnet) error {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sig)

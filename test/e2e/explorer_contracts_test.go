@@ -20,7 +20,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/emberchain/ember/contracts"
-	"github.com/emberchain/ember/node"
+	"github.com/emberchain/ember/node/config"
 )
 
 // contractSchemaFixes corrects the YAML where Blockscout's backend (the
@@ -457,12 +457,12 @@ func TestExplorerContractsSolc(t *testing.T) {
 		t.Fatalf("solc-js CLI missing after npm install in contracts/: %v", err)
 	}
 	n := StartDev(t, "--explorer.enable")
-	cfg, err := node.LoadConfig(n.Home)
+	cfg, err := config.Load(n.Home)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.Explorer.Enable, cfg.Explorer.Solc = true, solc // `start` reads app.toml
-	if err := node.WriteConfig(n.Home, cfg); err != nil {
+	if err := config.Write(n.Home, cfg); err != nil {
 		t.Fatal(err)
 	}
 	n.Stop()

@@ -13,7 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/emberchain/ember/explorer/sqlstore"
-	"github.com/emberchain/ember/node"
+	"github.com/emberchain/ember/node/config"
 )
 
 // TestExplorerCrashMidBatch kills the node inside the database transaction
@@ -47,12 +47,12 @@ func testExplorerCrashMidBatch(t *testing.T, db string) {
 	}
 	n.Stop()
 
-	cfg, err := node.LoadConfig(n.Home)
+	cfg, err := config.Load(n.Home)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.Explorer.Enable, cfg.Explorer.DB = true, db
-	if err := node.WriteConfig(n.Home, cfg); err != nil {
+	if err := config.Write(n.Home, cfg); err != nil {
 		t.Fatal(err)
 	}
 	n.env = []string{sqlstore.CrashEnv + "=" + strconv.FormatUint(crashBlock, 10)}

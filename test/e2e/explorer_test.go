@@ -15,7 +15,7 @@ import (
 
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/contracts"
-	"github.com/emberchain/ember/node"
+	"github.com/emberchain/ember/node/config"
 )
 
 // explorerBatch signs count transfers from key with consecutive nonces and
@@ -349,12 +349,12 @@ func TestExplorerRestart(t *testing.T) { testExplorerRestart(t, "") }
 // names ("" for SQLite in the node home).
 func testExplorerRestart(t *testing.T, db string) {
 	n := StartDev(t, "--explorer.enable", "--explorer.db", db)
-	cfg, err := node.LoadConfig(n.Home)
+	cfg, err := config.Load(n.Home)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.Explorer.Enable, cfg.Explorer.DB = true, db // `start` reads app.toml
-	if err := node.WriteConfig(n.Home, cfg); err != nil {
+	if err := config.Write(n.Home, cfg); err != nil {
 		t.Fatal(err)
 	}
 	sender := devKeys[5]

@@ -26,7 +26,7 @@ import (
 	"github.com/emberchain/ember/explorer"
 	"github.com/emberchain/ember/explorer/indexer"
 	"github.com/emberchain/ember/explorer/sqlstore"
-	"github.com/emberchain/ember/node"
+	"github.com/emberchain/ember/node/config"
 )
 
 // The token shapes' corrections, as explorer_schema_test.go's: Blockscout
@@ -193,12 +193,12 @@ func transfersOf(receipts []*types.Receipt, token common.Address) []string {
 func testExplorerTokens(t *testing.T, db string) {
 	n := StartDev(t, "--explorer.enable", "--explorer.db", db)
 	s := loadBlockscoutSchemas(t)
-	cfg, err := node.LoadConfig(n.Home)
+	cfg, err := config.Load(n.Home)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.Explorer.Enable, cfg.Explorer.DB = true, db
-	if err := node.WriteConfig(n.Home, cfg); err != nil {
+	if err := config.Write(n.Home, cfg); err != nil {
 		t.Fatal(err)
 	}
 	a, b, c := devKeys[6], devKeys[7], devKeys[8]
