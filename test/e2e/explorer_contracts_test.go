@@ -24,7 +24,7 @@ import (
 )
 
 // contractSchemaFixes corrects the YAML where Blockscout's backend (the
-// spec generated from 11.2.7, ../shared/specs) and blockscout-fields.md
+// spec generated from 11.2.7, testdata/) and blockscout-fields.md
 // say otherwise: every SmartContract field may be null (an unverified
 // contract has no name, ABI or sources; a contract without constructor
 // arguments has none), abi is the ABI array itself, decoded constructor

@@ -25,7 +25,7 @@ import (
 
 // generatedSpec is the OpenAPI spec generated from Blockscout's backend
 // 11.2.7, for the responses the hand-written YAML gets wrong.
-const generatedSpec = "../../../shared/specs/blockscout-api-v2-generated-11.2.7-default.yaml"
+const generatedSpec = "testdata/blockscout-api-v2-generated-11.2.7-default.yaml"
 
 // sendSigned submits signed transactions in one JSON-RPC batch.
 func (n *Node) sendSigned(t *testing.T, txs []*types.Transaction) {
