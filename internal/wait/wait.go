@@ -6,6 +6,7 @@
 package wait
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -13,24 +14,43 @@ import (
 
 // Poll calls check until it returns nil and returns nil; if timeout passes
 // first, it returns an error naming what and check's last error (the last
-// value seen, as the check words it). The first poll is immediate; the
-// pause between polls grows from 1 ms to 50 ms, so a quick answer is seen
-// quickly and a slow one is not hammered. Poll does not fail a test, so a
-// goroutine other than the test's may call it.
+// value seen, as the check words it). A check that returns Stop(err) ends
+// the wait at once with err. The first poll is immediate; the pause between
+// polls grows from 1 ms to 50 ms, so a quick answer is seen quickly and a
+// slow one is not hammered. Poll does not fail a test, so a goroutine other
+// than the test's may call it.
 func Poll(timeout time.Duration, what string, check func() error) error {
+	return poll(0, timeout, what, check)
+}
+
+// PollEvery is Poll with a fixed pause between polls, for a test that acts
+// the moment something happens (kills a node as a snapshot begins).
+func PollEvery(every, timeout time.Duration, what string, check func() error) error {
+	return poll(every, timeout, what, check)
+}
+
+func poll(every, timeout time.Duration, what string, check func() error) error {
 	start := time.Now()
 	deadline := start.Add(timeout)
-	pause := time.Millisecond
+	pause := every
+	if every == 0 {
+		pause = time.Millisecond
+	}
 	for {
 		err := check()
 		if err == nil {
 			return nil
 		}
+		if s := (stopped{}); errors.As(err, &s) {
+			return fmt.Errorf("waiting for %s: %w", what, s.error)
+		}
 		if time.Now().After(deadline) {
 			return fmt.Errorf("waited %v for %s; last seen: %w", time.Since(start).Round(time.Millisecond), what, err)
 		}
 		time.Sleep(pause)
-		pause = min(2*pause, 50*time.Millisecond)
+		if every == 0 {
+			pause = min(2*pause, 50*time.Millisecond)
+		}
 	}
 }
 
@@ -67,3 +87,11 @@ func Check(ok bool, seen string, args ...any) error {
 	}
 	return fmt.Errorf(seen, args...)
 }
+
+// Stop is a check's answer when what it waits for can no longer happen
+// (the process it polls exited): Poll returns at once with err.
+func Stop(err error) error { return stopped{err} }
+
+type stopped struct{ error }
+
+func (s stopped) Unwrap() error { return s.error }

@@ -58,3 +58,15 @@ func TestCheck(t *testing.T) {
 		t.Fatalf("Check(false) = %v, want the formatted text", err)
 	}
 }
+
+func TestStopEndsTheWait(t *testing.T) {
+	exited := errors.New("emberd exited")
+	calls := 0
+	err := Poll(time.Minute, "JSON-RPC", func() error {
+		calls++
+		return Stop(exited)
+	})
+	if calls != 1 || !errors.Is(err, exited) || err.Error() != "waiting for JSON-RPC: emberd exited" {
+		t.Fatalf("Poll after Stop: %v after %d calls, want the stop error after 1", err, calls)
+	}
+}

@@ -21,6 +21,8 @@ import (
 	"github.com/ethereum/go-ethereum/rlp"
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/ethereum/go-ethereum/trie"
+
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // balanceDelta is balance(addr, block) - balance(addr, block-1).
@@ -358,8 +360,7 @@ func TestBlockhashServedFromChain(t *testing.T) {
 	n := StartDev(t)
 	d := n.WaitReceipt(t, n.send(t, devKeys[8].Private, txOpts{Gas: 200_000, Data: deployCode(blockhashRuntime())}).Hash())
 	contract := d.ContractAddress
-	time.Sleep(100 * time.Millisecond)
-	head, _ := n.Eth.BlockNumber(ctx(t))
+	head := n.waitSettled(t)
 	for _, num := range []uint64{0, 1, head - 1} {
 		out, err := n.Eth.CallContract(ctx(t), ethereum.CallMsg{To: &contract, Data: word(num)}, nil)
 		if err != nil {
@@ -398,14 +399,13 @@ type txSearchResult struct {
 // readable, so it retries for a few seconds before giving up.
 func (n *Node) txSearchIncluded(t *testing.T, hash common.Hash) txSearchResult {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		res := n.txSearch(t, hash)
-		if len(res.Txs) > 0 || time.Now().After(deadline) {
-			return res
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	var res txSearchResult
+	// A miss after the deadline is returned: the callers check what was found.
+	_ = wait.Poll(5*time.Second, "tx_search to find "+hash.Hex(), func() error {
+		res = n.txSearch(t, hash)
+		return wait.Check(len(res.Txs) > 0, "no tx")
+	})
+	return res
 }
 
 func (n *Node) txSearch(t *testing.T, hash common.Hash) txSearchResult {

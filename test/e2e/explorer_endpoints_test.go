@@ -21,6 +21,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/emberchain/ember/contracts"
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // generatedSpec is the OpenAPI spec generated from Blockscout's backend
@@ -371,20 +372,13 @@ func checkEndpointErrors(t *testing.T, n *Node, s *blockscoutSchemas, addr commo
 // newest header.
 func (n *Node) waitHeight(t testing.TB, number uint64) *types.Header {
 	t.Helper()
-	deadline := time.Now().Add(90 * time.Second)
-	for {
+	return wait.For(t, 90*time.Second, fmt.Sprintf("block %d", number), func() (*types.Header, error) {
 		head, err := n.Eth.HeaderByNumber(ctx(t), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if head.Number.Uint64() >= number {
-			return head
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("chain at %d, not %d, after 90s", head.Number, number)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return head, wait.Check(head.Number.Uint64() >= number, "head %d", head.Number)
+	})
 }
 
 // explorerBody fetches path and requires 200.

@@ -26,6 +26,7 @@ import (
 	"github.com/emberchain/ember/explorer"
 	"github.com/emberchain/ember/explorer/indexer"
 	"github.com/emberchain/ember/explorer/sqlstore"
+	"github.com/emberchain/ember/internal/wait"
 	"github.com/emberchain/ember/node"
 )
 
@@ -640,18 +641,11 @@ func (n *Node) viewUint(t *testing.T, c *contracts.Contract, to common.Address, 
 // waitInstance polls an NFT instance until ok holds.
 func (n *Node) waitInstance(t *testing.T, s *blockscoutSchemas, token common.Address, id string, ok func(map[string]any) bool) map[string]any {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	return wait.For(t, 60*time.Second, "instance "+token.Hex()+"/"+id+" in the explorer API", func() (map[string]any, error) {
 		var in map[string]any
 		n.explorerJSON(t, s, "NFTInstance", "/api/v2/tokens/"+token.Hex()+"/instances/"+id, &in)
-		if ok(in) {
-			return in
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("instance %s/%s: %v", token.Hex(), id, in)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return in, wait.Check(ok(in), "%v", in)
+	})
 }
 
 // openExplorerDB opens the node's explorer database beside it (SQLite in
@@ -671,20 +665,13 @@ func openExplorerDB(t *testing.T, n *Node, db string) *sqlstore.Store {
 
 func waitStored(t *testing.T, st *sqlstore.Store, token common.Address, id int64, ok func(*explorer.TokenInstance) bool) *explorer.TokenInstance {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	return wait.For(t, 60*time.Second, fmt.Sprintf("instance %s/%d in the store", token.Hex(), id), func() (*explorer.TokenInstance, error) {
 		in, err := st.Instance(context.Background(), token, big.NewInt(id))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ok(in) {
-			return in
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("instance %s/%d: %+v", token.Hex(), id, in)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return in, wait.Check(ok(in), "%+v", in)
+	})
 }
 
 // TestExplorerTokensRPCSource indexes tokens through `emberd explorer --rpc`

@@ -223,8 +223,8 @@ func TestFilterChangesExactlyOnce(t *testing.T) {
 	n := StartDev(t, "--empty-block-interval", "0")
 	// Blocks come unasked right after the start (CometBFT's first one) and
 	// right after a block of txs (the one that commits its state root): wait
-	// for the chain to be idle before reading the head on either side.
-	n.waitIdle(t)
+	// for the chain to settle before reading the head on either side.
+	n.waitSettled(t)
 	var logID, blockID, pendingID string
 	if err := n.RPC.Call(&logID, "eth_newFilter", map[string]any{"topics": [][]common.Hash{{setTopic}}}); err != nil {
 		t.Fatal(err)
@@ -249,7 +249,7 @@ func TestFilterChangesExactlyOnce(t *testing.T) {
 		gotLogs, gotBlocks, gotPending = append(gotLogs, l...), append(gotBlocks, b...), append(gotPending, p...)
 	}
 	f := buildLogFixtureWith(t, n, 3, poll)
-	n.waitIdle(t)
+	n.waitSettled(t)
 	poll()
 	end, _ := n.Eth.BlockNumber(ctx(t))
 

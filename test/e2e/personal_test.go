@@ -17,6 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/emberchain/ember/accounts/keyring"
+	"github.com/emberchain/ember/internal/wait"
 )
 
 const locked = "authentication needed: password or unlock"
@@ -38,18 +39,11 @@ func sendArgs(from, to common.Address, value int64) map[string]any {
 // CLI wrote it while the node ran: the keystore watches its directory).
 func (n *Node) waitListed(t *testing.T, addr common.Address) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	wait.Eventually(t, 10*time.Second, addr.Hex()+" in personal_listAccounts", func() error {
 		var list []common.Address
 		n.CallPrivate(t, &list, "personal_listAccounts")
-		if slices.Contains(list, addr) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s not in personal_listAccounts %v", addr.Hex(), list)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return wait.Check(slices.Contains(list, addr), "%v", list)
+	})
 }
 
 // wallet is personal_listWallets' entry for one key file.
@@ -152,6 +146,7 @@ func TestPersonalFileKeyFromCLI(t *testing.T) {
 	wantErr(t, "personal_sign with a wrong passphrase", n.CallPrivateErr(t, &sig, "personal_sign", msg, alice, "wrong"),
 		"could not decrypt key with given password")
 
+	// The unlock's expiry is what is checked: sleep past it.
 	time.Sleep(time.Until(unlockedAt.Add(2500 * time.Millisecond)))
 	wantErr(t, "eth_sendTransaction after the unlock expired", n.RPC.Call(&hash, "eth_sendTransaction", sendArgs(alice, to, 1)), locked)
 	if s := n.walletStatus(t, path); s != "Locked" {

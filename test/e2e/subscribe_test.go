@@ -114,7 +114,7 @@ func TestSubscriptionsSeeEveryHeadAndLog(t *testing.T) {
 			t.Fatalf("pending tx %s notified %d times", h, seen[h])
 		}
 	}
-	// Nothing extra arrived.
+	// Nothing extra arrived: the quiet 200 ms is what is checked.
 	time.Sleep(200 * time.Millisecond)
 	if len(logs) != 0 || len(pending) != 0 {
 		t.Fatalf("extra notifications: %d logs, %d pending", len(logs), len(pending))
