@@ -332,6 +332,7 @@ func TestFilterCapsAndTimeout(t *testing.T) {
 	if err := n.RPC.Call(&id3, "eth_newBlockFilter"); err == nil || err.Error() != "error creating filter: max limit reached" {
 		t.Fatalf("filter cap: %v", err)
 	}
+	// An idle filter's expiry is what is checked: sleep past it.
 	time.Sleep(2500 * time.Millisecond)
 	var hashes []common.Hash
 	if err := n.RPC.Call(&hashes, "eth_getFilterChanges", id1); err == nil || err.Error() != "filter not found" {
