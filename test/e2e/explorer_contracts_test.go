@@ -23,7 +23,7 @@ import (
 	"github.com/emberchain/ember/node"
 )
 
-// contractSchemaFixes corrects the YAML where Blockscout's backend (the
+// init corrects the YAML where Blockscout's backend (the
 // spec generated from 11.2.7, testdata/) and blockscout-fields.md
 // say otherwise: every SmartContract field may be null (an unverified
 // contract has no name, ABI or sources; a contract without constructor
@@ -31,7 +31,9 @@ import (
 // arguments are [value, {internalType, name, type}] pairs, and a summary's
 // variables are any names mapping to {type, value} ("{ name: {type, value} }"
 // in blockscout-fields.md) rather than always action_type/amount/token.
-func contractSchemaFixes() {
+// It runs at init, as the other files' corrections do: a test that set them
+// while parallel tests read the maps would race.
+func init() {
 	specNullable["SmartContract"] = []string{"verified_twin_address_hash", "name", "optimization_enabled", "optimizations_runs",
 		"compiler_version", "evm_version", "verified_at", "license_type", "source_code", "file_path", "compiler_settings",
 		"constructor_args", "decoded_constructor_args", "deployed_bytecode", "creation_bytecode", "language", "sourcify_repo_url"}
@@ -110,7 +112,6 @@ func TestExplorerContractsPostgres(t *testing.T) {
 }
 
 func testExplorerContracts(t *testing.T, extra ...string) {
-	contractSchemaFixes()
 	n := StartDev(t, append([]string{"--explorer.enable"}, extra...)...)
 	s := loadBlockscoutSchemas(t)
 	owner, user := devKeys[8], devKeys[9]
@@ -450,7 +451,6 @@ func validatePath(t *testing.T, s *blockscoutSchemas, specPath string, v any) {
 // metadata hash no longer matches, the compiled code without its trailer
 // does — a partial match.
 func TestExplorerContractsSolc(t *testing.T) {
-	contractSchemaFixes()
 	npmInstall(t, "../../contracts") // the pinned solc-js, as `make contracts` installs it
 	solc, _ := filepath.Abs("../../contracts/node_modules/.bin/solcjs")
 	if _, err := os.Stat(solc); err != nil {
