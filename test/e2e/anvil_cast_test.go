@@ -23,6 +23,7 @@ import (
 // also lists its blocks and transactions), of which only the gzip header
 // is compared.
 func TestAnvilCastCompare(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end test: skipped with -short")
 	}

@@ -24,11 +24,15 @@ import (
 // /block and /tx_search; the explorer's block and transaction pages), the
 // state is the snapshot's, the snapshot is used up, and the chain goes on
 // from the snapshot's head, the same signed transactions included again.
-func TestAnvilSnapshotRevert(t *testing.T) { testAnvilSnapshotRevert(t) }
+func TestAnvilSnapshotRevert(t *testing.T) {
+	t.Parallel()
+	testAnvilSnapshotRevert(t)
+}
 
 // TestAnvilSnapshotRevertPostgres is TestAnvilSnapshotRevert with the
 // explorer on PostgreSQL.
 func TestAnvilSnapshotRevertPostgres(t *testing.T) {
+	t.Parallel()
 	testAnvilSnapshotRevert(t, "--explorer.db", pgDSN(t))
 }
 

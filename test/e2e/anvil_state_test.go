@@ -21,6 +21,7 @@ import (
 // fresh chains (anvil_loadState, --load-state): balance, nonce, code and
 // storage of an edited account come back exactly.
 func TestAnvilDumpLoadState(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "state.json")
 	a := StartDev(t, "--empty-block-interval", "0", "--dump-state", file)
 	addr := common.HexToAddress("0x00000000000000000000000000000000005747e5")

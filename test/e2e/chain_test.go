@@ -40,6 +40,7 @@ func (n *Node) balanceDelta(t *testing.T, addr common.Address, block *big.Int) *
 }
 
 func TestTransfersMoveBalancesToTheWei(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	for _, typ := range []byte{types.LegacyTxType, types.AccessListTxType, types.DynamicFeeTxType} {
 		t.Run(fmt.Sprintf("type%d", typ), func(t *testing.T) {
@@ -90,6 +91,7 @@ func TestTransfersMoveBalancesToTheWei(t *testing.T) {
 }
 
 func TestContractDeployCallAndLogs(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	key := devKeys[2]
 	runtime := emitterRuntime()
@@ -168,6 +170,7 @@ func TestContractDeployCallAndLogs(t *testing.T) {
 }
 
 func TestRevertIsIncludedWithStatusZeroAndCodeOne(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	key := devKeys[3]
 	d := n.WaitReceipt(t, n.send(t, key.Private, txOpts{Gas: 300_000, Data: deployCode(emitterRuntime())}).Hash())
@@ -201,6 +204,7 @@ func TestRevertIsIncludedWithStatusZeroAndCodeOne(t *testing.T) {
 }
 
 func TestBadTxsAreRefusedAtSend(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	key := devKeys[4]
 	to := common.HexToAddress("0x00000000000000000000000000000000000000aa")
@@ -234,6 +238,7 @@ func TestBadTxsAreRefusedAtSend(t *testing.T) {
 }
 
 func TestHeadersHashAndChain(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	for i := 0; i < 3; i++ {
 		to := common.BigToAddress(big.NewInt(int64(0x1000 + i)))
@@ -268,6 +273,7 @@ func TestHeadersHashAndChain(t *testing.T) {
 }
 
 func TestStateRootVerifiesProof(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	to := common.HexToAddress("0x00000000000000000000000000000000000000bb")
 	r := n.WaitReceipt(t, n.send(t, devKeys[6].Private, txOpts{To: &to, Value: big.NewInt(12345)}).Hash())
@@ -304,6 +310,7 @@ func TestStateRootVerifiesProof(t *testing.T) {
 }
 
 func TestCometTxSearchFindsEthereumTx(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	to := common.HexToAddress("0x00000000000000000000000000000000000000cc")
 	tx := n.send(t, devKeys[7].Private, txOpts{To: &to, Value: big.NewInt(777)})
@@ -357,6 +364,7 @@ func TestCometTxSearchFindsEthereumTx(t *testing.T) {
 }
 
 func TestBlockhashServedFromChain(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	d := n.WaitReceipt(t, n.send(t, devKeys[8].Private, txOpts{Gas: 200_000, Data: deployCode(blockhashRuntime())}).Hash())
 	contract := d.ContractAddress

@@ -39,7 +39,8 @@ import (
 // the end every accepted transaction has a successful receipt in the
 // canonical chain (or the test names why not), each recipient holds the
 // sum of its sender's included values, and the balances of all accounts
-// add up to genesis minus the burned base fees, to the wei.
+// add up to genesis minus the burned base fees, to the wei. Not parallel:
+// its senders keep the CPU busy, and other tests' nodes would slow.
 func TestCrashRecovery(t *testing.T) {
 	n := StartDev(t, "--empty-block-interval", "0")
 	seed := time.Now().UnixNano()
@@ -505,6 +506,7 @@ func streamTransfers(eth *ethclient.Client, key *ecdsaKey, to common.Address, st
 // votes of the height it had not committed; without them (a lost consensus
 // WAL) a lone validator cannot sign that height again and the chain stalls.
 func TestStopMidBlock(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	to := common.HexToAddress("0x000000000000000000000000000000000000b10c")
 	for round := 0; round < 8; round++ {

@@ -104,10 +104,14 @@ func artifactFiles(c *contracts.Contract) map[string]string {
 // and checks decoded inputs and logs, method names and transaction
 // summaries against the exact values sent, every response validated
 // against the Blockscout schema.
-func TestExplorerContracts(t *testing.T) { testExplorerContracts(t) }
+func TestExplorerContracts(t *testing.T) {
+	t.Parallel()
+	testExplorerContracts(t)
+}
 
 // TestExplorerContractsPostgres runs the same on a PostgreSQL store.
 func TestExplorerContractsPostgres(t *testing.T) {
+	t.Parallel()
 	testExplorerContracts(t, "--explorer.db", pgDSN(t))
 }
 
@@ -451,6 +455,7 @@ func validatePath(t *testing.T, s *blockscoutSchemas, specPath string, v any) {
 // metadata hash no longer matches, the compiled code without its trailer
 // does — a partial match.
 func TestExplorerContractsSolc(t *testing.T) {
+	t.Parallel()
 	npmInstall(t, "../../contracts") // the pinned solc-js, as `make contracts` installs it
 	solc, _ := filepath.Abs("../../contracts/node_modules/.bin/solcjs")
 	if _, err := os.Stat(solc); err != nil {

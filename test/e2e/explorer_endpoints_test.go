@@ -52,10 +52,16 @@ func (n *Node) sendSigned(t *testing.T, txs []*types.Transaction) {
 // 60 new addresses (top holders span two pages), a token deploy and 55 token
 // transfers (its logs span two pages), each response validated against the
 // spec and its values against the chain.
-func TestExplorerEndpoints(t *testing.T) { testExplorerEndpoints(t) }
+func TestExplorerEndpoints(t *testing.T) {
+	t.Parallel()
+	testExplorerEndpoints(t)
+}
 
 // TestExplorerEndpointsPostgres runs the same on a PostgreSQL store.
-func TestExplorerEndpointsPostgres(t *testing.T) { testExplorerEndpoints(t, "--explorer.db", pgDSN(t)) }
+func TestExplorerEndpointsPostgres(t *testing.T) {
+	t.Parallel()
+	testExplorerEndpoints(t, "--explorer.db", pgDSN(t))
+}
 
 func testExplorerEndpoints(t *testing.T, extra ...string) {
 	n := StartDev(t, append([]string{"--empty-block-interval", "20ms"}, extra...)...)

@@ -32,6 +32,7 @@ import (
 // that includes a native bank send, read from CometBFT's block and
 // block_results.
 func TestExplorerRPCSource(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--explorer.enable", "--empty-block-interval", "0")
 	sender, other := devKeys[4], devKeys[6]
 	recipient := common.BytesToAddress(crypto.Keccak256([]byte("explorer-rpc-recipient"))[:20])

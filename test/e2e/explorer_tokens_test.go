@@ -67,9 +67,15 @@ func init() {
 // TestExplorerTokens runs an ERC-20, an ERC-721 and an ERC-1155 through a
 // dev node with a restart in the middle and checks what the explorer tells
 // of them against the chain, to the smallest unit.
-func TestExplorerTokens(t *testing.T) { testExplorerTokens(t, "") }
+func TestExplorerTokens(t *testing.T) {
+	t.Parallel()
+	testExplorerTokens(t, "")
+}
 
-func TestExplorerTokensPostgres(t *testing.T) { testExplorerTokens(t, pgDSN(t)) }
+func TestExplorerTokensPostgres(t *testing.T) {
+	t.Parallel()
+	testExplorerTokens(t, pgDSN(t))
+}
 
 // callBatch signs calls of data to `to` from key with consecutive nonces,
 // sends them in one JSON-RPC batch and waits for their receipts.
@@ -679,6 +685,7 @@ func waitStored(t *testing.T, st *sqlstore.Store, token common.Address, id int64
 // way) and requires the token endpoints to answer what the in-process
 // explorer does.
 func TestExplorerTokensRPCSource(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--explorer.enable", "--empty-block-interval", "0")
 	a, b := devKeys[6], devKeys[7]
 	erc20 := contracts.MustLoad("EmberToken")

@@ -1,6 +1,10 @@
 // Package e2e drives real emberd processes over loopback with go-ethereum's
 // clients. The binary is built once per run; each test starts its own node(s)
-// on free ports. Run with -short to skip.
+// on free ports, so the tests run in parallel (t.Parallel; at most -parallel
+// at once, GOMAXPROCS by default) except the few that say why not. Shared
+// state is read-only once tests run (the schema corrections are made at
+// init) or serialised (npmInstall, the geth build, pgtest's server). Run with
+// -short to skip.
 package e2e
 
 import (

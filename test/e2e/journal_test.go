@@ -17,6 +17,7 @@ import (
 // its gap is filled, must still be in the pool after each restart: once
 // the gap is filled, every accepted transaction is included.
 func TestPoolJournal(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	key, to := devKeys[5], common.HexToAddress("0x00000000000000000000000000000000000a11ce")
 	base, err := n.Eth.PendingNonceAt(ctx(t), key.Address)

@@ -22,6 +22,7 @@ import (
 // within 5 s (otherwise it would wait forever), the recipient holds exactly
 // their sum, and CometBFT's mempool is empty at the end.
 func TestDevSendsNeverWaitForABlock(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	key := devKeys[6].Private
 	to := common.HexToAddress("0x00000000000000000000000000000000000a11ce")

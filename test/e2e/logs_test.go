@@ -121,6 +121,7 @@ func contains[T comparable](list []T, v T) bool {
 }
 
 func TestGetLogsExactSets(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	f := buildLogFixture(t, n, 4)
 	head, _ := n.Eth.BlockNumber(ctx(t))
@@ -220,6 +221,7 @@ func assertLogs(t *testing.T, what string, got, want []*types.Log) {
 }
 
 func TestFilterChangesExactlyOnce(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	// Blocks come unasked right after the start (CometBFT's first one) and
 	// right after a block of txs (the one that commits its state root): wait
@@ -310,6 +312,7 @@ func buildLogFixtureWith(t *testing.T, n *Node, rounds int, between func()) *log
 }
 
 func TestFilterCapsAndTimeout(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	buildLogFixture(t, n, 1)
 	n.Stop()

@@ -26,6 +26,7 @@ import (
 // every second while clients load it, and reads the node's series back
 // through Prometheus' HTTP API.
 func TestMetricsPrometheus(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	prom := startPrometheus(t, n.Metrics)
 	prom.waitUp(t)

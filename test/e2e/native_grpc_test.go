@@ -33,6 +33,7 @@ import (
 // staking, tx and tendermint services answer over gRPC too; reflection
 // lists every service.
 func TestNativeGRPC(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	key := devKeys[0]
 	// A first block (height 0 in the metadata would mean "latest").

@@ -162,6 +162,7 @@ func expectRefusal(t *testing.T, n *Node, what string, raw []byte, code uint32, 
 // nonce through, is found by tx_search by its events; every kind of bad tx
 // is refused with the Cosmos error; the CLI sends the same way.
 func TestNativeSend(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	key := devKeys[1].Private
 	from := devKeys[1].Address
@@ -402,6 +403,7 @@ func waitCometValidators(t *testing.T, n *Node, what string, cond func(map[strin
 // the delegator after the unbonding time. The validator set, reward address
 // and unbonding queue read through `emberd query validators`.
 func TestNativeStaking(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--unbonding-time", "3s")
 	updates := subscribeValidatorUpdates(t, n)
 	opKey, op := devKeys[3].Private, devKeys[3].Address
@@ -543,6 +545,7 @@ func TestNativeStaking(t *testing.T) {
 // --reward-address` makes the dev validator's blocks pay their priority
 // fees to the new address.
 func TestNativeRewardAddress(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	reward := common.HexToAddress("0x000000000000000000000000000000000000bEEF")
 	out, err := exec.Command(emberdBin, "tx", "staking", "edit-validator", "--from", "dev0", "--reward-address", reward.Hex(),

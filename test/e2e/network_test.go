@@ -34,6 +34,7 @@ import (
 // them (every node then serves identical blocks), and a full node
 // block-syncing from genesis.
 func TestNetwork(t *testing.T) {
+	t.Parallel()
 	nw := InitNetwork(t, 4, 1)
 	checkTestnetHomes(t, nw)
 	vals := nw.Nodes
@@ -376,6 +377,7 @@ func checkTestnetHomes(t *testing.T, nw *Network) {
 // TestTestnetCLIErrors: bad input to the testnet commands is refused with a
 // clear message.
 func TestTestnetCLIErrors(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end test: skipped with -short")
 	}
@@ -409,6 +411,7 @@ func TestTestnetCLIErrors(t *testing.T) {
 // both children make blocks together, each logging to its home, and a
 // SIGTERM to the parent stops them all.
 func TestTestnetStart(t *testing.T) {
+	t.Parallel()
 	nw := InitNetwork(t, 2, 0)
 	cmd := exec.Command(emberdBin, "testnet", "start", nw.Dir)
 	var out syncBuffer

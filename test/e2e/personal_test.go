@@ -76,6 +76,7 @@ func (n *Node) walletStatus(t *testing.T, path string) string {
 // (which does not unlock), personal_sign / personal_ecRecover against
 // ethers' verifyMessage and signMessage, and the wallet statuses.
 func TestPersonalFileKeyFromCLI(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--keyring-backend", "file", "--empty-block-interval", "0")
 	add := exec.Command(emberdBin, "keys", "add", "alice", "--keyring-backend", "file", "--home", n.Home)
 	add.Stdin = strings.NewReader("correct horse\ncorrect horse\n")
@@ -197,6 +198,7 @@ func verifyWithEthers(t *testing.T, msg, sig hexutil.Bytes, addr common.Address,
 // does: eth_accounts lists them in order, eth_sendTransaction, eth_sign and
 // eth_signTransaction work with them; an explicit nonce is used as given.
 func TestPersonalDevAccounts(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	var list []common.Address
 	if err := n.RPC.Call(&list, "eth_accounts"); err != nil {
@@ -265,6 +267,7 @@ func TestPersonalDevAccounts(t *testing.T) {
 // unlock bounds, listWallets' exact shape, ecRecover's checks and the
 // smartcard methods on the dev chain's test keyring.
 func TestPersonalKeystoreMethods(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	key, _ := crypto.GenerateKey()
 	var imported common.Address
@@ -326,6 +329,7 @@ func TestPersonalKeystoreMethods(t *testing.T) {
 // nothing (still locked, nothing sent: balances and nonces unchanged); the
 // right one works. Only the prefunded dev keys ignore the passphrase.
 func TestPersonalPassphrases(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"test", "file"} {
 		t.Run(backend, func(t *testing.T) {
 			// The file backend's standard scrypt cost may outlast the

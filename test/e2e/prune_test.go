@@ -80,6 +80,7 @@ func stateCapability(t *testing.T, n *Node) (oldest uint64, strategy json.RawMes
 // older heights answer the exact "not available" error naming the oldest
 // state; blocks, receipts and logs stay; eth_capabilities says so.
 func TestPruneFull(t *testing.T) {
+	t.Parallel()
 	const keep, interval = 8, 4
 	n := StartDev(t, fullNodeFlags(keep, interval)...)
 	key, to := devKeys[4], common.HexToAddress("0x00000000000000000000000000000000000000b7")
@@ -238,6 +239,7 @@ func checkUnavailable(t *testing.T, what string, err error, wantMsg string) {
 // receipt a client saw is still there, the recipients hold exactly what
 // the included transfers sent, and the pruner finishes the sweep it lost.
 func TestPruneKill(t *testing.T) {
+	t.Parallel()
 	const keep, interval = 4, 2
 	n := StartDev(t, fullNodeFlags(keep, interval)...)
 	senders := devKeys[:4]
@@ -358,6 +360,7 @@ func killedMidSweep(t *testing.T, n *Node, offset int64) bool {
 // start prunes everything older than the window) and back to archive (the
 // oldest state stays where pruning left it and no longer moves).
 func TestPruneSwitchModes(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	to := common.HexToAddress("0x00000000000000000000000000000000000000c5")
 	transfers := func(k int) {

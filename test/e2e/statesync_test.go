@@ -193,6 +193,7 @@ func logLines(path, sub string) []string {
 }
 
 func TestStateSync(t *testing.T) {
+	t.Parallel()
 	nw := InitNetwork(t, 4, 2)
 	vals := nw.Nodes
 	for _, n := range vals {

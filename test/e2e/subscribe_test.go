@@ -18,6 +18,7 @@ import (
 // that every head arrives once and in order with the hash eth_getBlock*
 // reports, and every matching log and pending tx arrives exactly once.
 func TestSubscriptionsSeeEveryHeadAndLog(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	ws := n.dialWS(t)
 	c := context.Background()
@@ -124,6 +125,7 @@ func TestSubscriptionsSeeEveryHeadAndLog(t *testing.T) {
 // TestSubscriptionOptions checks newHeads with includeTransactions and
 // newPendingTransactions with full objects.
 func TestSubscriptionOptions(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	ws := n.dialWS(t)
 	c := context.Background()

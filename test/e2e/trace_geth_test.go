@@ -60,6 +60,7 @@ func (c chainClient) sendAndWait(t *testing.T, key *ecdsa.PrivateKey, nonce uint
 // block hashes and positions, the sender's balance (the chains' base fees
 // differ: Ember's has a floor) and the fee recipients' accounts.
 func TestTracesMatchGeth(t *testing.T) {
+	t.Parallel()
 	ember := StartDev(t, "--empty-block-interval", "0")
 	geth := StartGeth(t, emberGenesisForGeth(t, ember.Home))
 	key := devKeys[7]

@@ -123,6 +123,7 @@ func (n *Node) sendErr(t *testing.T, tx *types.Transaction, want string) {
 // no block made for them), then 0 fills the gap and all four land in nonce
 // order; afterwards the pool holds none of them.
 func TestTxpoolNoncesOutOfOrder(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	key := devKeys[6]
 	to := common.HexToAddress("0x00000000000000000000000000000000000000a1")
@@ -224,7 +225,8 @@ func (n *Node) waitNextBlock(t *testing.T, from uint64) uint64 {
 // everywhere (CometBFT's mempool too); a better-paying tx of another
 // account evicts the cheapest pending tail and a worse one is refused; the
 // evicted tx is gone from every view; the same for the queue. At the next
-// block exactly the surviving pending txs land.
+// block exactly the surviving pending txs land. Not parallel: each step
+// must land within one 4 s block, which a busy CPU can stretch.
 func TestTxpoolPendingReplacementAndEviction(t *testing.T) {
 	n := StartDev(t)
 	n.restartBlocksEvery(t, 4*time.Second, map[string]string{"global-slots": "3", "global-queue": "2"})
@@ -366,6 +368,7 @@ func inspectLine(tx *types.Transaction) string {
 // must answer byte for byte alike, and conform to the execution-apis
 // OpenRPC schemas.
 func TestTxpoolMatchesGeth(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	g := StartGeth(t, emberGenesisForGeth(t, n.Home), "--dev.period", "3600", "--http.api", "eth,net,web3,txpool")
 	n.restartBlocksEvery(t, time.Hour, nil)
