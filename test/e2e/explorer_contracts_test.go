@@ -23,7 +23,7 @@ import (
 	"github.com/emberchain/ember/node"
 )
 
-// init corrects the YAML where Blockscout's backend (the
+// contractSchemaFixes corrects the YAML where Blockscout's backend (the
 // spec generated from 11.2.7, testdata/) and blockscout-fields.md
 // say otherwise: every SmartContract field may be null (an unverified
 // contract has no name, ABI or sources; a contract without constructor
@@ -33,7 +33,9 @@ import (
 // in blockscout-fields.md) rather than always action_type/amount/token.
 // It runs at init, as the other files' corrections do: a test that set them
 // while parallel tests read the maps would race.
-func init() {
+func init() { contractSchemaFixes() }
+
+func contractSchemaFixes() {
 	specNullable["SmartContract"] = []string{"verified_twin_address_hash", "name", "optimization_enabled", "optimizations_runs",
 		"compiler_version", "evm_version", "verified_at", "license_type", "source_code", "file_path", "compiler_settings",
 		"constructor_args", "decoded_constructor_args", "deployed_bytecode", "creation_bytecode", "language", "sourcify_repo_url"}
