@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"github.com/emberchain/ember/devchain"
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // TestEmptyDevProposalTakesArrival: on a dev chain, an empty proposal (a
@@ -85,7 +86,10 @@ func TestProofBlockLeavesQueuedEdits(t *testing.T) {
 // evm_mine, and the proposal stays empty.
 func TestEmptyDevProposalLeavesHeldTxs(t *testing.T) {
 	a, key := newDevTestApp(t)
-	a.arrived.wait = 200 * time.Millisecond
+	a.arrived.wait = 10 * time.Second // longer than any scheduling delay: the test ends the wait
+	// A stale arrival signal, which the proposal drains first thing: once
+	// it is gone, the proposal is past its automine check and waiting.
+	a.arrived.signal()
 	proposed := make(chan [][]byte)
 	go func() {
 		res, err := a.PrepareProposal(context.Background(), &abci.RequestPrepareProposal{MaxTxBytes: 1 << 20})
@@ -94,12 +98,15 @@ func TestEmptyDevProposalLeavesHeldTxs(t *testing.T) {
 		}
 		proposed <- res.Txs
 	}()
-	time.Sleep(20 * time.Millisecond) // the proposal is waiting
+	wait.Eventually(t, 10*time.Second, "the proposal to wait for an arrival", func() error {
+		return wait.Check(len(a.arrived.ch) == 0, "the stale signal still queued")
+	})
 	a.SetAutomine(false)
 	raw := signedTransfer(t, key, 0)
 	if res, err := a.CheckTx(context.Background(), &abci.RequestCheckTx{Tx: raw}); err != nil || res.Code != CodeHeld {
 		t.Fatalf("CheckTx with automine off: %v %v, want held", res, err)
 	}
+	a.arrived.signal() // end the wait now, as an admitted tx would, not after 10 s
 	if txs := <-proposed; len(txs) != 0 {
 		t.Fatalf("proposal %x, want it empty: the tx is held for evm_mine", txs)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/emberchain/ember/internal/freeport"
 	"github.com/emberchain/ember/node/config"
 	"github.com/emberchain/ember/node/homes"
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // startDevNode runs a dev node in this process on free ports.
@@ -143,9 +144,7 @@ func TestFailedStartReleasesEverything(t *testing.T) {
 		t.Fatalf("the home does not start after failed starts: %v", err)
 	}
 	defer n.Stop()
-	for deadline := time.Now().Add(10 * time.Second); n.headNumber() < 1; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("no block 1 in 10 s after the failed starts")
-		}
-	}
+	wait.Eventually(t, 10*time.Second, "block 1 after the failed starts", func() error {
+		return wait.Check(n.headNumber() >= 1, "head %d", n.headNumber())
+	})
 }

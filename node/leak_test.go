@@ -2,6 +2,7 @@ package node
 
 import (
 	"context"
+	"math"
 	"runtime"
 	"testing"
 	"time"
@@ -9,6 +10,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // TestSubscriptionsFreedWithConnection opens 1,000 WebSocket connections,
@@ -40,12 +43,18 @@ func TestSubscriptionsFreedWithConnection(t *testing.T) {
 		cycle()
 	}
 	settle(t, n)
-	baseG, baseHeap := runtime.NumGoroutine(), heapInUse()
+	baseG, baseHeap := steadyGoroutines(), heapInUse()
 
 	for i := 0; i < 1000; i++ {
 		cycle()
 	}
 	settle(t, n)
+	// A connection's goroutines exit after its subscriptions are gone: a
+	// leak is a count that does not come back down.
+	_ = wait.Poll(10*time.Second, "the connections' goroutines to exit", func() error {
+		g := runtime.NumGoroutine()
+		return wait.Check(g <= baseG+5, "%d goroutines", g)
+	})
 	g, heap := runtime.NumGoroutine(), heapInUse()
 	t.Logf("after 1000 cycles: goroutines %d -> %d, heap in use %.1f -> %.1f MiB", baseG, g, mib(baseHeap), mib(heap))
 	if g > baseG+5 {
@@ -59,14 +68,22 @@ func TestSubscriptionsFreedWithConnection(t *testing.T) {
 // settle waits until every subscription of closed connections is gone.
 func settle(t *testing.T, n *Node) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for n.events.Len() != 0 || n.filters.OpenSubscriptions() != 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d event subscribers, %d subscriptions still open", n.events.Len(), n.filters.OpenSubscriptions())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	time.Sleep(200 * time.Millisecond) // let connection goroutines exit
+	wait.Eventually(t, 10*time.Second, "the closed connections' subscriptions to go", func() error {
+		subs, open := n.events.Len(), n.filters.OpenSubscriptions()
+		return wait.Check(subs == 0 && open == 0, "%d event subscribers, %d subscriptions open", subs, open)
+	})
+}
+
+// steadyGoroutines is the goroutine count once it stops falling (the
+// closed connections' goroutines have exited), for a baseline.
+func steadyGoroutines() int {
+	last := math.MaxInt // the first poll only takes a sample
+	_ = wait.PollEvery(100*time.Millisecond, 5*time.Second, "the goroutine count to stop falling", func() error {
+		g := runtime.NumGoroutine()
+		defer func() { last = g }()
+		return wait.Check(g >= last, "%d goroutines, %d before", g, last)
+	})
+	return last
 }
 
 func heapInUse() uint64 {

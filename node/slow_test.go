@@ -16,6 +16,7 @@ import (
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/node/config"
 	"github.com/emberchain/ember/node/homes"
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // TestSlowSubscriberIsDisconnected subscribes a client that never reads,
@@ -42,10 +43,9 @@ func TestSlowSubscriberIsDisconnected(t *testing.T) {
 	if err := conn.WriteJSON(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "eth_subscribe", "params": []any{"newPendingTransactions", true}}); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for n.filters.OpenSubscriptions() != 1 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	wait.Eventually(t, 5*time.Second, "the subscription", func() error {
+		return wait.Check(n.filters.OpenSubscriptions() == 1, "%d open", n.filters.OpenSubscriptions())
+	})
 
 	eth, err := ethclient.Dial("http://" + n.JSONRPCAddr())
 	if err != nil {

@@ -18,6 +18,7 @@ func readerRuntime(target common.Address) []byte {
 }
 
 func TestCreateAccessList(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	key := devKeys[6]
 	emitter := n.WaitReceipt(t, n.send(t, key.Private, txOpts{Gas: 300_000, Data: deployCode(emitterRuntime())}).Hash()).ContractAddress

@@ -15,6 +15,7 @@ import (
 // what waits at once. anvil_setMinGasPrice is refused as anvil refuses it
 // on an EIP-1559 chain.
 func TestAnvilAutomine(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	var null any
 	var on bool

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // TestAnvilCastCompare calls the test-chain methods through foundry's
@@ -21,6 +23,7 @@ import (
 // also lists its blocks and transactions), of which only the gzip header
 // is compared.
 func TestAnvilCastCompare(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end test: skipped with -short")
 	}
@@ -118,17 +121,13 @@ func startAnvil(t *testing.T, bin string) string {
 		_ = cmd.Wait()
 	})
 	url := "http://127.0.0.1:" + port
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
+	wait.Eventually(t, 30*time.Second, "anvil to answer JSON-RPC", func() error {
 		resp, err := http.Post(url, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}`))
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return url
-			}
+		if err != nil {
+			return err
 		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatal("anvil did not answer within 30s")
-	return ""
+		resp.Body.Close()
+		return wait.Check(resp.StatusCode == http.StatusOK, "status %d", resp.StatusCode)
+	})
+	return url
 }

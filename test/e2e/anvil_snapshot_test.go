@@ -14,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/emberchain/ember/contracts"
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // TestAnvilSnapshotRevert takes a snapshot, makes blocks (a token deploy
@@ -23,11 +24,15 @@ import (
 // /block and /tx_search; the explorer's block and transaction pages), the
 // state is the snapshot's, the snapshot is used up, and the chain goes on
 // from the snapshot's head, the same signed transactions included again.
-func TestAnvilSnapshotRevert(t *testing.T) { testAnvilSnapshotRevert(t) }
+func TestAnvilSnapshotRevert(t *testing.T) {
+	t.Parallel()
+	testAnvilSnapshotRevert(t)
+}
 
 // TestAnvilSnapshotRevertPostgres is TestAnvilSnapshotRevert with the
 // explorer on PostgreSQL.
 func TestAnvilSnapshotRevertPostgres(t *testing.T) {
+	t.Parallel()
 	testAnvilSnapshotRevert(t, "--explorer.db", pgDSN(t))
 }
 
@@ -109,18 +114,12 @@ func testAnvilSnapshotRevert(t *testing.T, extra ...string) {
 			LatestBlockHeight string `json:"latest_block_height"`
 		} `json:"sync_info"`
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	wait.Eventually(t, 20*time.Second, "CometBFT's height to be the EVM head", func() error {
 		n.CometGet(t, "/status", nil, &status)
 		head := n.blockNumber(t)
-		if status.SyncInfo.LatestBlockHeight == strconv.FormatUint(head, 10) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("CometBFT height %s, eth_blockNumber %d", status.SyncInfo.LatestBlockHeight, head)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return wait.Check(status.SyncInfo.LatestBlockHeight == strconv.FormatUint(head, 10),
+			"CometBFT height %s, eth_blockNumber %d", status.SyncInfo.LatestBlockHeight, head)
+	})
 
 	// The round trip a fixture pays (loadFixture: revert, then snapshot).
 	var ids []string

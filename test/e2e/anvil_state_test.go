@@ -12,6 +12,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // TestAnvilDumpLoadState dumps a dev chain's state (anvil_dumpState: gzip
@@ -19,6 +21,7 @@ import (
 // fresh chains (anvil_loadState, --load-state): balance, nonce, code and
 // storage of an edited account come back exactly.
 func TestAnvilDumpLoadState(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "state.json")
 	a := StartDev(t, "--empty-block-interval", "0", "--dump-state", file)
 	addr := common.HexToAddress("0x00000000000000000000000000000000005747e5")
@@ -67,10 +70,9 @@ func TestAnvilDumpLoadState(t *testing.T) {
 	c := StartDev(t, "--empty-block-interval", "0", "--load-state", file)
 	// The state is loaded once the chain runs (its JSON-RPC answers
 	// before): wait for the edits' blocks.
-	deadline := time.Now().Add(60 * time.Second)
-	for c.balance(t, addr).Sign() == 0 && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
+	wait.Eventually(t, 60*time.Second, "the loaded state's balance of "+addr.Hex(), func() error {
+		return wait.Check(c.balance(t, addr).Sign() != 0, "zero")
+	})
 	checkLoaded(t, c, addr, code, value)
 }
 

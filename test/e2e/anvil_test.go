@@ -18,6 +18,7 @@ import (
 // block at that height holds the dev transaction), the JSON-RPC reads give
 // the exact values, and the head is the same on CometBFT's RPC.
 func TestAnvilStateEdits(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	addr := common.HexToAddress("0x00000000000000000000000000000000000a7e11")
 	bal, _ := new(big.Int).SetString("123456789012345678901234567890", 10)
@@ -80,6 +81,7 @@ func TestAnvilStateEdits(t *testing.T) {
 
 // TestAnvilMineAndClock mines blocks with exact counts and timestamps.
 func TestAnvilMineAndClock(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	var res string
 	start := n.blockNumber(t)
@@ -153,6 +155,7 @@ func TestAnvilMineAndClock(t *testing.T) {
 // serve the namespaces (-32601) and its blocks never execute dev
 // transactions.
 func TestAnvilNotOnOtherChains(t *testing.T) {
+	t.Parallel()
 	nw := InitNetwork(t, 1, 0)
 	n := nw.Nodes[0]
 	n.Start("start")

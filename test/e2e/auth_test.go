@@ -119,6 +119,7 @@ func (n *Node) keyFiles(t testing.TB, backend string) int {
 // them creates a key; with a fresh token (from the test, from `emberd auth
 // token`, on HTTP and on the WebSocket upgrade) it works.
 func TestAuthPrivateCallsRefused(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	st, err := os.Stat(filepath.Join(n.Home, "config", "jwt.hex"))
 	if err != nil || st.Mode().Perm() != 0o600 {

@@ -31,6 +31,7 @@ type rpcErrResp struct {
 }
 
 func TestBadInputGetsTheRightError(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0", "--json-rpc.api", "eth,net")
 	addr := `"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"`
 	cases := []struct {

@@ -21,6 +21,8 @@ import (
 	"github.com/ethereum/go-ethereum/rlp"
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/ethereum/go-ethereum/trie"
+
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // balanceDelta is balance(addr, block) - balance(addr, block-1).
@@ -38,6 +40,7 @@ func (n *Node) balanceDelta(t *testing.T, addr common.Address, block *big.Int) *
 }
 
 func TestTransfersMoveBalancesToTheWei(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	for _, typ := range []byte{types.LegacyTxType, types.AccessListTxType, types.DynamicFeeTxType} {
 		t.Run(fmt.Sprintf("type%d", typ), func(t *testing.T) {
@@ -88,6 +91,7 @@ func TestTransfersMoveBalancesToTheWei(t *testing.T) {
 }
 
 func TestContractDeployCallAndLogs(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	key := devKeys[2]
 	runtime := emitterRuntime()
@@ -166,6 +170,7 @@ func TestContractDeployCallAndLogs(t *testing.T) {
 }
 
 func TestRevertIsIncludedWithStatusZeroAndCodeOne(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	key := devKeys[3]
 	d := n.WaitReceipt(t, n.send(t, key.Private, txOpts{Gas: 300_000, Data: deployCode(emitterRuntime())}).Hash())
@@ -199,6 +204,7 @@ func TestRevertIsIncludedWithStatusZeroAndCodeOne(t *testing.T) {
 }
 
 func TestBadTxsAreRefusedAtSend(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	key := devKeys[4]
 	to := common.HexToAddress("0x00000000000000000000000000000000000000aa")
@@ -232,6 +238,7 @@ func TestBadTxsAreRefusedAtSend(t *testing.T) {
 }
 
 func TestHeadersHashAndChain(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	for i := 0; i < 3; i++ {
 		to := common.BigToAddress(big.NewInt(int64(0x1000 + i)))
@@ -266,6 +273,7 @@ func TestHeadersHashAndChain(t *testing.T) {
 }
 
 func TestStateRootVerifiesProof(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	to := common.HexToAddress("0x00000000000000000000000000000000000000bb")
 	r := n.WaitReceipt(t, n.send(t, devKeys[6].Private, txOpts{To: &to, Value: big.NewInt(12345)}).Hash())
@@ -302,6 +310,7 @@ func TestStateRootVerifiesProof(t *testing.T) {
 }
 
 func TestCometTxSearchFindsEthereumTx(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	to := common.HexToAddress("0x00000000000000000000000000000000000000cc")
 	tx := n.send(t, devKeys[7].Private, txOpts{To: &to, Value: big.NewInt(777)})
@@ -355,11 +364,11 @@ func TestCometTxSearchFindsEthereumTx(t *testing.T) {
 }
 
 func TestBlockhashServedFromChain(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	d := n.WaitReceipt(t, n.send(t, devKeys[8].Private, txOpts{Gas: 200_000, Data: deployCode(blockhashRuntime())}).Hash())
 	contract := d.ContractAddress
-	time.Sleep(100 * time.Millisecond)
-	head, _ := n.Eth.BlockNumber(ctx(t))
+	head := n.waitSettled(t)
 	for _, num := range []uint64{0, 1, head - 1} {
 		out, err := n.Eth.CallContract(ctx(t), ethereum.CallMsg{To: &contract, Data: word(num)}, nil)
 		if err != nil {
@@ -398,14 +407,13 @@ type txSearchResult struct {
 // readable, so it retries for a few seconds before giving up.
 func (n *Node) txSearchIncluded(t *testing.T, hash common.Hash) txSearchResult {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		res := n.txSearch(t, hash)
-		if len(res.Txs) > 0 || time.Now().After(deadline) {
-			return res
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	var res txSearchResult
+	// A miss after the deadline is returned: the callers check what was found.
+	_ = wait.Poll(5*time.Second, "tx_search to find "+hash.Hex(), func() error {
+		res = n.txSearch(t, hash)
+		return wait.Check(len(res.Txs) > 0, "no tx")
+	})
+	return res
 }
 
 func (n *Node) txSearch(t *testing.T, hash common.Hash) txSearchResult {

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -35,6 +36,7 @@ var clientScripts = []struct {
 // installed (npm install, at the versions in package-lock.json) when
 // node_modules is missing or older than package.json or package-lock.json.
 func TestClients(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end test: skipped with -short")
 	}
@@ -89,6 +91,9 @@ func runScript(t *testing.T, dir, nodeBin, script string, env ...string) (string
 	return string(out), err
 }
 
+// npmMu serialises npmInstall.
+var npmMu sync.Mutex
+
 // npmInstall runs `npm install` in dir unless node_modules is current: npm
 // writes node_modules/.package-lock.json on install, so it must exist and be
 // no older than package.json and package-lock.json. The versions are those of
@@ -97,6 +102,10 @@ func runScript(t *testing.T, dir, nodeBin, script string, env ...string) (string
 // does not serve), and npm ci refuses such a lockfile as out of sync.
 func npmInstall(t *testing.T, dir string) {
 	t.Helper()
+	// Tests run in parallel, and several install the same directory: one
+	// npm at a time, and the second finds the first's install current.
+	npmMu.Lock()
+	defer npmMu.Unlock()
 	installed, err := os.Stat(filepath.Join(dir, "node_modules", ".package-lock.json"))
 	if err == nil {
 		current := true
@@ -136,6 +145,7 @@ func npmInstall(t *testing.T, dir string) {
 // runs against the gateway paths with the SDK's JSON field names. Empty
 // blocks every second let CometBFT apply the validator update.
 func TestCosmjs(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end test: skipped with -short")
 	}

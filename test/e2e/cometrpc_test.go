@@ -19,10 +19,12 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/emberchain/ember/internal/wait"
 )
 
-// cometSpec is ../shared/specs/cometbft-rpc-openapi.yaml beside the repo.
-const cometSpec = "../../../shared/specs/cometbft-rpc-openapi.yaml"
+// cometSpec is CometBFT v0.38's RPC OpenAPI spec (testdata/README.md).
+const cometSpec = "testdata/cometbft-rpc-openapi.yaml"
 
 // cometStatus is the part of /status the tests read.
 type cometStatus struct {
@@ -138,18 +140,11 @@ func cometResult(t *testing.T, body []byte, v any) {
 
 func waitTxSearch(t *testing.T, n *Node, query string, want int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	wait.Eventually(t, 10*time.Second, fmt.Sprintf("tx_search %s to find %d txs", query, want), func() error {
 		var res txSearchResult
 		n.CometGet(t, "tx_search", url.Values{"query": {strconv.Quote(query)}}, &res)
-		if len(res.Txs) == want {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("tx_search %s: %d txs, want %d", query, len(res.Txs), want)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return wait.Check(len(res.Txs) == want, "%d txs", len(res.Txs))
+	})
 }
 
 // cometBlock is the part of /block the tests read.

@@ -25,6 +25,7 @@ import (
 
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/contracts"
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // TestCrashRecovery streams signed transfers from several senders at once
@@ -38,7 +39,8 @@ import (
 // the end every accepted transaction has a successful receipt in the
 // canonical chain (or the test names why not), each recipient holds the
 // sum of its sender's included values, and the balances of all accounts
-// add up to genesis minus the burned base fees, to the wei.
+// add up to genesis minus the burned base fees, to the wei. Not parallel:
+// its senders keep the CPU busy, and other tests' nodes would slow.
 func TestCrashRecovery(t *testing.T) {
 	n := StartDev(t, "--empty-block-interval", "0")
 	seed := time.Now().UnixNano()
@@ -75,10 +77,11 @@ func TestCrashRecovery(t *testing.T) {
 		// Killed once a random number of transactions were accepted this
 		// round, a random instant later (a moment of some block's life).
 		target := int64(50 + rng.Intn(550))
-		for deadline := time.Now().Add(time.Minute); accepted.Load() < target; time.Sleep(time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("round %d: %d transactions accepted in a minute, waiting for %d", round, accepted.Load(), target)
-			}
+		if err := wait.PollEvery(time.Millisecond, time.Minute, fmt.Sprintf("round %d: %d transactions accepted", round, target), func() error {
+			got := accepted.Load()
+			return wait.Check(got >= target, "%d accepted", got)
+		}); err != nil {
+			t.Fatal(err)
 		}
 		head, err := eth.HeaderByNumber(context.Background(), nil)
 		if err != nil {
@@ -285,20 +288,20 @@ func (s *crashSender) send(eth *ethclient.Client, nonce uint64) (ok bool, err er
 // nonce (every transaction sent included) or stops advancing.
 func (s *crashSender) waitIncluded(t *testing.T, n *Node) {
 	t.Helper()
-	var nonce, was uint64
-	for still := time.Now(); time.Since(still) < 20*time.Second; time.Sleep(20 * time.Millisecond) {
-		var err error
-		if nonce, err = n.Eth.NonceAt(ctx(t), s.key.Address, nil); err != nil {
-			t.Fatal(err)
-		}
-		if nonce == s.next {
+	var nonce uint64
+	for nonce != s.next {
+		was := nonce
+		if err := wait.PollEvery(20*time.Millisecond, 20*time.Second, fmt.Sprintf("sender %d's nonce to move from %d", s.id, was), func() error {
+			var err error
+			if nonce, err = n.Eth.NonceAt(ctx(t), s.key.Address, nil); err != nil {
+				t.Fatal(err)
+			}
+			return wait.Check(nonce == s.next || nonce != was, "nonce %d", nonce)
+		}); err != nil {
+			t.Errorf("sender %d: nonce stays %d, sent up to %d", s.id, nonce, s.next-1)
 			return
 		}
-		if nonce != was {
-			was, still = nonce, time.Now()
-		}
 	}
-	t.Errorf("sender %d: nonce stays %d, sent up to %d", s.id, nonce, s.next-1)
 }
 
 // checkIncluded checks at the last of headers (blocks 1..head) that every
@@ -503,6 +506,7 @@ func streamTransfers(eth *ethclient.Client, key *ecdsaKey, to common.Address, st
 // votes of the height it had not committed; without them (a lost consensus
 // WAL) a lone validator cannot sign that height again and the chain stalls.
 func TestStopMidBlock(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	to := common.HexToAddress("0x000000000000000000000000000000000000b10c")
 	for round := 0; round < 8; round++ {

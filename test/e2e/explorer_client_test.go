@@ -2,12 +2,15 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // explorerGet fetches an explorer API path and returns status and body.
@@ -41,18 +44,14 @@ func (n *Node) explorerJSON(t testing.TB, s *blockscoutSchemas, schema, path str
 // waitIndexed waits until the explorer has indexed block number.
 func (n *Node) waitIndexed(t testing.TB, number uint64) {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
+	wait.Eventually(t, 60*time.Second, fmt.Sprintf("the explorer to index block %d", number), func() error {
 		resp, err := http.Get("http://" + n.Explorer + "/api/v2/blocks/" + strconv.FormatUint(number, 10))
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
+		if err != nil {
+			return err
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("explorer did not index block %d within 60s", number)
+		resp.Body.Close()
+		return wait.Check(resp.StatusCode == http.StatusOK, "GET /api/v2/blocks/%d: %d", number, resp.StatusCode)
+	})
 }
 
 // explorerPage is a list response.

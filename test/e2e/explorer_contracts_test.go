@@ -24,13 +24,17 @@ import (
 )
 
 // contractSchemaFixes corrects the YAML where Blockscout's backend (the
-// spec generated from 11.2.7, ../shared/specs) and blockscout-fields.md
+// spec generated from 11.2.7, testdata/) and blockscout-fields.md
 // say otherwise: every SmartContract field may be null (an unverified
 // contract has no name, ABI or sources; a contract without constructor
 // arguments has none), abi is the ABI array itself, decoded constructor
 // arguments are [value, {internalType, name, type}] pairs, and a summary's
 // variables are any names mapping to {type, value} ("{ name: {type, value} }"
 // in blockscout-fields.md) rather than always action_type/amount/token.
+// It runs at init, as the other files' corrections do: a test that set them
+// while parallel tests read the maps would race.
+func init() { contractSchemaFixes() }
+
 func contractSchemaFixes() {
 	specNullable["SmartContract"] = []string{"verified_twin_address_hash", "name", "optimization_enabled", "optimizations_runs",
 		"compiler_version", "evm_version", "verified_at", "license_type", "source_code", "file_path", "compiler_settings",
@@ -102,15 +106,18 @@ func artifactFiles(c *contracts.Contract) map[string]string {
 // and checks decoded inputs and logs, method names and transaction
 // summaries against the exact values sent, every response validated
 // against the Blockscout schema.
-func TestExplorerContracts(t *testing.T) { testExplorerContracts(t) }
+func TestExplorerContracts(t *testing.T) {
+	t.Parallel()
+	testExplorerContracts(t)
+}
 
 // TestExplorerContractsPostgres runs the same on a PostgreSQL store.
 func TestExplorerContractsPostgres(t *testing.T) {
+	t.Parallel()
 	testExplorerContracts(t, "--explorer.db", pgDSN(t))
 }
 
 func testExplorerContracts(t *testing.T, extra ...string) {
-	contractSchemaFixes()
 	n := StartDev(t, append([]string{"--explorer.enable"}, extra...)...)
 	s := loadBlockscoutSchemas(t)
 	owner, user := devKeys[8], devKeys[9]
@@ -450,7 +457,7 @@ func validatePath(t *testing.T, s *blockscoutSchemas, specPath string, v any) {
 // metadata hash no longer matches, the compiled code without its trailer
 // does — a partial match.
 func TestExplorerContractsSolc(t *testing.T) {
-	contractSchemaFixes()
+	t.Parallel()
 	npmInstall(t, "../../contracts") // the pinned solc-js, as `make contracts` installs it
 	solc, _ := filepath.Abs("../../contracts/node_modules/.bin/solcjs")
 	if _, err := os.Stat(solc); err != nil {

@@ -20,11 +20,17 @@ import (
 // of a block in the middle of an indexing batch (fault injection, see
 // sqlstore.CrashEnv), restarts it, and checks that every block, transaction
 // and balance change is indexed exactly once.
-func TestExplorerCrashMidBatch(t *testing.T) { testExplorerCrashMidBatch(t, "") }
+func TestExplorerCrashMidBatch(t *testing.T) {
+	t.Parallel()
+	testExplorerCrashMidBatch(t, "")
+}
 
 // TestExplorerCrashMidBatchPostgres is TestExplorerCrashMidBatch on
 // PostgreSQL.
-func TestExplorerCrashMidBatchPostgres(t *testing.T) { testExplorerCrashMidBatch(t, pgDSN(t)) }
+func TestExplorerCrashMidBatchPostgres(t *testing.T) {
+	t.Parallel()
+	testExplorerCrashMidBatch(t, pgDSN(t))
+}
 
 // testExplorerCrashMidBatch runs the test on the database db names ("" for
 // SQLite in the node home).

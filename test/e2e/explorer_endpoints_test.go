@@ -21,11 +21,12 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/emberchain/ember/contracts"
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // generatedSpec is the OpenAPI spec generated from Blockscout's backend
 // 11.2.7, for the responses the hand-written YAML gets wrong.
-const generatedSpec = "../../../shared/specs/blockscout-api-v2-generated-11.2.7-default.yaml"
+const generatedSpec = "testdata/blockscout-api-v2-generated-11.2.7-default.yaml"
 
 // sendSigned submits signed transactions in one JSON-RPC batch.
 func (n *Node) sendSigned(t *testing.T, txs []*types.Transaction) {
@@ -51,10 +52,16 @@ func (n *Node) sendSigned(t *testing.T, txs []*types.Transaction) {
 // 60 new addresses (top holders span two pages), a token deploy and 55 token
 // transfers (its logs span two pages), each response validated against the
 // spec and its values against the chain.
-func TestExplorerEndpoints(t *testing.T) { testExplorerEndpoints(t) }
+func TestExplorerEndpoints(t *testing.T) {
+	t.Parallel()
+	testExplorerEndpoints(t)
+}
 
 // TestExplorerEndpointsPostgres runs the same on a PostgreSQL store.
-func TestExplorerEndpointsPostgres(t *testing.T) { testExplorerEndpoints(t, "--explorer.db", pgDSN(t)) }
+func TestExplorerEndpointsPostgres(t *testing.T) {
+	t.Parallel()
+	testExplorerEndpoints(t, "--explorer.db", pgDSN(t))
+}
 
 func testExplorerEndpoints(t *testing.T, extra ...string) {
 	n := StartDev(t, append([]string{"--empty-block-interval", "20ms"}, extra...)...)
@@ -371,20 +378,13 @@ func checkEndpointErrors(t *testing.T, n *Node, s *blockscoutSchemas, addr commo
 // newest header.
 func (n *Node) waitHeight(t testing.TB, number uint64) *types.Header {
 	t.Helper()
-	deadline := time.Now().Add(90 * time.Second)
-	for {
+	return wait.For(t, 90*time.Second, fmt.Sprintf("block %d", number), func() (*types.Header, error) {
 		head, err := n.Eth.HeaderByNumber(ctx(t), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if head.Number.Uint64() >= number {
-			return head
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("chain at %d, not %d, after 90s", head.Number, number)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return head, wait.Check(head.Number.Uint64() >= number, "head %d", head.Number)
+	})
 }
 
 // explorerBody fetches path and requires 200.

@@ -12,6 +12,7 @@ import (
 // /stats gas_prices: Blockscout's 35th/60th/90th percentiles of the tips
 // over the newest block's base fee, in gwei.
 func TestExplorerGasOracle(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--explorer.enable")
 	s := loadBlockscoutSchemas(t)
 	var empty map[string]any

@@ -40,9 +40,13 @@ func init() {
 // the internal recipient, contracts created internally. Every response is
 // validated against the spec and compared with debug_traceTransaction and
 // the chain's balances.
-func TestExplorerInternalTxs(t *testing.T) { testExplorerInternalTxs(t) }
+func TestExplorerInternalTxs(t *testing.T) {
+	t.Parallel()
+	testExplorerInternalTxs(t)
+}
 
 func TestExplorerInternalTxsPostgres(t *testing.T) {
+	t.Parallel()
 	testExplorerInternalTxs(t, "--explorer.db", pgDSN(t))
 }
 
@@ -588,6 +592,7 @@ func checkInternalErrors(t *testing.T, n *Node, f *traceFixture) {
 // the JSON the node's explorer serves from the frames captured while the
 // blocks executed.
 func TestExplorerRPCSourceInternalTxs(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--explorer.enable", "--empty-block-interval", "0")
 	f := buildTraceFixture(t, n)
 	sw := buildSwapFixture(t, n)

@@ -11,10 +11,12 @@ import (
 // throwaway server (scripts/postgres-test.sh, stopped by TestMain).
 
 func TestExplorerAPIPostgres(t *testing.T) {
+	t.Parallel()
 	testExplorerAPI(t, "--explorer.db", pgDSN(t))
 }
 
 func TestExplorerRestartPostgres(t *testing.T) {
+	t.Parallel()
 	testExplorerRestart(t, pgDSN(t))
 }
 

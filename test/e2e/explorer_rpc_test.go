@@ -20,6 +20,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/emberchain/ember/contracts"
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // TestExplorerRPCSource runs `emberd explorer --rpc` against an `emberd dev`
@@ -31,6 +32,7 @@ import (
 // that includes a native bank send, read from CometBFT's block and
 // block_results.
 func TestExplorerRPCSource(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--explorer.enable", "--empty-block-interval", "0")
 	sender, other := devKeys[4], devKeys[6]
 	recipient := common.BytesToAddress(crypto.Keccak256([]byte("explorer-rpc-recipient"))[:20])
@@ -151,42 +153,33 @@ func startRPCExplorer(t *testing.T, rpcURL string, extra ...string) string {
 			t.Logf("emberd explorer log:\n%s", b)
 		}
 	})
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if resp, err := http.Get("http://" + addr + "/api/health"); err == nil {
-			resp.Body.Close()
-			return addr
-		}
+	wait.Eventually(t, 30*time.Second, "emberd explorer to serve its API", func() error {
 		select {
 		case <-done:
 			b, _ := os.ReadFile(logPath)
-			t.Fatalf("emberd explorer exited:\n%s", b)
-		case <-time.After(100 * time.Millisecond):
+			return wait.Stop(fmt.Errorf("emberd explorer exited:\n%s", b))
+		default:
 		}
-	}
-	t.Fatal("emberd explorer did not serve its API within 30s")
-	return ""
+		resp, err := http.Get("http://" + addr + "/api/health")
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err
+	})
+	return addr
 }
 
-// settledHead waits until the chain's head stops moving and every explorer
-// (the node's and rxs) has indexed it, and returns it.
+// settledHead waits until the chain is settled (waitSettled) and every
+// explorer (the node's and rxs) has indexed its head, and returns it. The
+// node must make no empty blocks on an interval (--empty-block-interval 0).
 func (n *Node) settledHead(t *testing.T, rxs map[string]string) uint64 {
 	t.Helper()
-	head := n.chainHead(t)
-	for i := 0; i < 10; i++ {
-		n.waitIndexed(t, head)
-		for _, rx := range rxs {
-			(&Node{t: t, Explorer: rx}).waitIndexed(t, head)
-		}
-		time.Sleep(1500 * time.Millisecond) // past one poll of each indexer
-		if h := n.chainHead(t); h == head {
-			return head
-		} else {
-			head = h
-		}
+	head := n.waitSettled(t)
+	n.waitIndexed(t, head)
+	for _, rx := range rxs {
+		(&Node{t: t, Explorer: rx}).waitIndexed(t, head)
 	}
-	t.Fatalf("the chain kept growing past %d", head)
-	return 0
+	return head
 }
 
 func (n *Node) chainHead(t *testing.T) uint64 {

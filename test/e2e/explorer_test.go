@@ -74,7 +74,10 @@ func blockHash(t *testing.T, n *Node, number uint64) common.Hash {
 // TestExplorerAPI indexes transfers, a token deploy and a token transfer,
 // then checks every served endpoint against the Blockscout schemas and the
 // chain's own numbers.
-func TestExplorerAPI(t *testing.T) { testExplorerAPI(t) }
+func TestExplorerAPI(t *testing.T) {
+	t.Parallel()
+	testExplorerAPI(t)
+}
 
 // testExplorerAPI is TestExplorerAPI's body on the store that extra flags
 // select (SQLite by default); explorer_pg_test.go runs it on PostgreSQL.
@@ -343,7 +346,10 @@ func checkExplorerErrors(t *testing.T, n *Node) {
 // TestExplorerRestart stops the node while the indexer is busy, restarts
 // it with `start`, and checks the index caught up without counting a block
 // twice.
-func TestExplorerRestart(t *testing.T) { testExplorerRestart(t, "") }
+func TestExplorerRestart(t *testing.T) {
+	t.Parallel()
+	testExplorerRestart(t, "")
+}
 
 // testExplorerRestart is TestExplorerRestart's body on the database db
 // names ("" for SQLite in the node home).

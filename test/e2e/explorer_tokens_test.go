@@ -27,6 +27,7 @@ import (
 	"github.com/emberchain/ember/explorer/indexer"
 	"github.com/emberchain/ember/explorer/sqlstore"
 	"github.com/emberchain/ember/node/config"
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // The token shapes' corrections, as explorer_schema_test.go's: Blockscout
@@ -66,9 +67,15 @@ func init() {
 // TestExplorerTokens runs an ERC-20, an ERC-721 and an ERC-1155 through a
 // dev node with a restart in the middle and checks what the explorer tells
 // of them against the chain, to the smallest unit.
-func TestExplorerTokens(t *testing.T) { testExplorerTokens(t, "") }
+func TestExplorerTokens(t *testing.T) {
+	t.Parallel()
+	testExplorerTokens(t, "")
+}
 
-func TestExplorerTokensPostgres(t *testing.T) { testExplorerTokens(t, pgDSN(t)) }
+func TestExplorerTokensPostgres(t *testing.T) {
+	t.Parallel()
+	testExplorerTokens(t, pgDSN(t))
+}
 
 // callBatch signs calls of data to `to` from key with consecutive nonces,
 // sends them in one JSON-RPC batch and waits for their receipts.
@@ -640,18 +647,11 @@ func (n *Node) viewUint(t *testing.T, c *contracts.Contract, to common.Address, 
 // waitInstance polls an NFT instance until ok holds.
 func (n *Node) waitInstance(t *testing.T, s *blockscoutSchemas, token common.Address, id string, ok func(map[string]any) bool) map[string]any {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	return wait.For(t, 60*time.Second, "instance "+token.Hex()+"/"+id+" in the explorer API", func() (map[string]any, error) {
 		var in map[string]any
 		n.explorerJSON(t, s, "NFTInstance", "/api/v2/tokens/"+token.Hex()+"/instances/"+id, &in)
-		if ok(in) {
-			return in
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("instance %s/%s: %v", token.Hex(), id, in)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return in, wait.Check(ok(in), "%v", in)
+	})
 }
 
 // openExplorerDB opens the node's explorer database beside it (SQLite in
@@ -671,20 +671,13 @@ func openExplorerDB(t *testing.T, n *Node, db string) *sqlstore.Store {
 
 func waitStored(t *testing.T, st *sqlstore.Store, token common.Address, id int64, ok func(*explorer.TokenInstance) bool) *explorer.TokenInstance {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	return wait.For(t, 60*time.Second, fmt.Sprintf("instance %s/%d in the store", token.Hex(), id), func() (*explorer.TokenInstance, error) {
 		in, err := st.Instance(context.Background(), token, big.NewInt(id))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ok(in) {
-			return in
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("instance %s/%d: %+v", token.Hex(), id, in)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return in, wait.Check(ok(in), "%+v", in)
+	})
 }
 
 // TestExplorerTokensRPCSource indexes tokens through `emberd explorer --rpc`
@@ -692,6 +685,7 @@ func waitStored(t *testing.T, st *sqlstore.Store, token common.Address, id int64
 // way) and requires the token endpoints to answer what the in-process
 // explorer does.
 func TestExplorerTokensRPCSource(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--explorer.enable", "--empty-block-interval", "0")
 	a, b := devKeys[6], devKeys[7]
 	erc20 := contracts.MustLoad("EmberToken")

@@ -199,6 +199,7 @@ func grouped(n uint64) string      { return units(new(big.Int).SetUint64(n), 0) 
 // address → token, live blocks on home, search, a contract read method, a
 // clean console; a screenshot of each page is written.
 func TestExplorerWeb(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--explorer.enable", "--empty-block-interval", "0")
 	br := startBrowser(t)
 	w := buildWebChain(t, n)

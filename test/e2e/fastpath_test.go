@@ -21,6 +21,7 @@ import (
 // results, errors with codes and data, ids of every kind, and requests the
 // fast path must hand over (bad params, wrong version, notifications).
 func TestFastPathMatchesGethServer(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	key := devKeys[8]
 	tok := contracts.MustLoad("EmberToken")

@@ -20,6 +20,7 @@ type feeHistory struct {
 }
 
 func TestFeeHistory(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	to := common.HexToAddress("0x00000000000000000000000000000000000000fe")
 	var txs []*types.Transaction

@@ -19,6 +19,8 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // gethVersion is the geth the side-by-side tests compare with: the newest
@@ -113,21 +115,23 @@ func StartGeth(t *testing.T, genesis *core.Genesis, extra ...string) *Geth {
 			t.Logf("geth log:\n%s", g.log.String())
 		}
 	})
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		if c, err := rpc.Dial("http://127.0.0.1:" + port); err == nil {
-			var n string
-			if c.Call(&n, "eth_blockNumber") == nil {
-				g.RPC, g.Eth = c, ethclient.NewClient(c)
-				t.Cleanup(c.Close)
-				return g
-			}
-			c.Close()
+	if err := wait.Poll(60*time.Second, "geth --dev to answer JSON-RPC", func() error {
+		c, err := rpc.Dial("http://127.0.0.1:" + port)
+		if err != nil {
+			return err
 		}
-		time.Sleep(100 * time.Millisecond)
+		var n string
+		if err := c.Call(&n, "eth_blockNumber"); err != nil {
+			c.Close()
+			return err
+		}
+		g.RPC, g.Eth = c, ethclient.NewClient(c)
+		t.Cleanup(c.Close)
+		return nil
+	}); err != nil {
+		t.Fatalf("%v\n%s", err, g.log.String())
 	}
-	t.Fatalf("geth --dev did not answer within 60s:\n%s", g.log.String())
-	return nil
+	return g
 }
 
 // emberGenesisForGeth is the go-ethereum genesis inside an Ember home's

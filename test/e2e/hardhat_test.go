@@ -23,6 +23,7 @@ const hardhatTests = 9
 // complete and equal. Needs Node.js and npm (the packages are installed at
 // their locked versions).
 func TestHardhat(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end test: skipped with -short")
 	}

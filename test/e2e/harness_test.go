@@ -1,6 +1,10 @@
 // Package e2e drives real emberd processes over loopback with go-ethereum's
 // clients. The binary is built once per run; each test starts its own node(s)
-// on free ports. Run with -short to skip.
+// on free ports, so the tests run in parallel (t.Parallel; at most -parallel
+// at once, GOMAXPROCS by default) except the few that say why not. Shared
+// state is read-only once tests run (the schema corrections are made at
+// init) or serialised (npmInstall, the geth build, pgtest's server). Run with
+// -short to skip.
 package e2e
 
 import (
@@ -31,6 +35,7 @@ import (
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/explorer/sqlstore/pgtest"
 	"github.com/emberchain/ember/internal/freeport"
+	"github.com/emberchain/ember/internal/wait"
 )
 
 var emberdBin string
@@ -210,8 +215,7 @@ func (n *Node) spawn(command string) error {
 
 // waitRPC waits until the started process answers JSON-RPC.
 func (n *Node) waitRPC() error {
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	err := wait.PollEvery(50*time.Millisecond, 60*time.Second, "emberd to answer JSON-RPC", func() error {
 		c, err := rpc.Dial("http://" + n.HTTP)
 		if err == nil {
 			var num string
@@ -226,17 +230,17 @@ func (n *Node) waitRPC() error {
 		case <-n.done:
 			n.cmd = nil
 			if log, _ := os.ReadFile(n.logPath); bytes.Contains(log, []byte("address already in use")) {
-				return errPortTaken
+				return wait.Stop(errPortTaken)
 			}
-			return errors.New("emberd exited during start-up")
+			return wait.Stop(errors.New("emberd exited during start-up"))
 		default:
 		}
-		if time.Now().After(deadline) {
-			n.Kill()
-			return fmt.Errorf("emberd did not answer JSON-RPC within 60s: %v", err)
-		}
-		time.Sleep(50 * time.Millisecond)
+		return err
+	})
+	if err != nil && n.cmd != nil {
+		n.Kill()
 	}
+	return err
 }
 
 // Stop ends the process with SIGTERM (SIGKILL after 20 s).
@@ -286,16 +290,31 @@ func ctx(t testing.TB) context.Context {
 // WaitReceipt polls for a receipt.
 func (n *Node) WaitReceipt(t testing.TB, hash common.Hash) *types.Receipt {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		r, err := n.Eth.TransactionReceipt(context.Background(), hash)
-		if err == nil {
-			return r
+	return wait.For(t, 30*time.Second, "the receipt of "+hash.Hex(), func() (*types.Receipt, error) {
+		return n.Eth.TransactionReceipt(context.Background(), hash)
+	})
+}
+
+// waitSettled waits until no block is due for what was sent and returns
+// the head: until the head block left the state as its parent did. A block
+// that changes the state is followed at once by CometBFT's proof block,
+// which carries the new AppHash (Ember's AppHash is the state root) in its
+// header; until that block is committed the head moves with nothing sent.
+// A chain with empty blocks on an interval still makes those later.
+func (n *Node) waitSettled(t testing.TB) uint64 {
+	t.Helper()
+	return wait.For(t, 60*time.Second, "a settled head (the proof block after the last state change)", func() (uint64, error) {
+		head, err := n.Eth.HeaderByNumber(ctx(t), nil)
+		if err != nil || head.Number.Sign() == 0 {
+			return 0, err
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("no receipt for %s within 30s", hash.Hex())
-	return nil
+		parent, err := n.Eth.HeaderByHash(ctx(t), head.ParentHash)
+		if err != nil {
+			return 0, err
+		}
+		return head.Number.Uint64(), wait.Check(head.Root == parent.Root,
+			"head %d changed the state (root %s, its parent's %s)", head.Number, head.Root.Hex(), parent.Root.Hex())
+	})
 }
 
 // mustBatch sends JSON-RPC batches of up to 500 calls and fails the test on

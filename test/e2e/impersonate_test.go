@@ -18,6 +18,7 @@ import (
 // its nonce moves by one per transaction. Stopping refuses the next send;
 // auto-impersonation sends from any address.
 func TestAnvilImpersonation(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	whale := common.HexToAddress("0x000000000000000000000000000000000000beef")
 	to := common.HexToAddress("0x00000000000000000000000000000000000000b2")

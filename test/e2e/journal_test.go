@@ -7,6 +7,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // TestPoolJournal: transactions the node accepted survive a kill -9 and a
@@ -15,6 +17,7 @@ import (
 // its gap is filled, must still be in the pool after each restart: once
 // the gap is filled, every accepted transaction is included.
 func TestPoolJournal(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	key, to := devKeys[5], common.HexToAddress("0x00000000000000000000000000000000000a11ce")
 	base, err := n.Eth.PendingNonceAt(ctx(t), key.Address)
@@ -54,15 +57,11 @@ func TestPoolJournal(t *testing.T) {
 // (eth_getTransactionByHash answers it with no block).
 func pendingOrQueued(t *testing.T, n *Node, tx *types.Transaction) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	wait.Eventually(t, 10*time.Second, "queued tx "+tx.Hash().Hex()+" in the pool after the restart", func() error {
 		got, pending, err := n.Eth.TransactionByHash(ctx(t), tx.Hash())
-		if err == nil && pending && got.Hash() == tx.Hash() {
-			return
+		if err != nil {
+			return err
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("queued tx %s not in the pool after the restart: pending %v, err %v", tx.Hash().Hex(), pending, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return wait.Check(pending && got.Hash() == tx.Hash(), "pending %v, tx %s", pending, got.Hash().Hex())
+	})
 }

@@ -151,6 +151,7 @@ func textListing(address, name, pubkey string) string {
 }
 
 func TestKeysMnemonicGivesMetaMaskAddresses(t *testing.T) {
+	t.Parallel()
 	k := newKeysCLI(t, "test")
 	for i, v := range keyVectors {
 		name := fmt.Sprintf("k%d", i)
@@ -203,6 +204,7 @@ func debugAddr(t *testing.T, k keysCLI, input string, v keyVector) {
 }
 
 func TestKeysDebugAddrRoundTrips(t *testing.T) {
+	t.Parallel()
 	k := newKeysCLI(t, "")
 	for _, v := range keyVectors {
 		// Hex to every spelling, and every spelling back to the same lines.
@@ -228,6 +230,7 @@ func TestKeysDebugAddrRoundTrips(t *testing.T) {
 // TestKeysPrefixFromGenesis: the bech32 prefix is the chain's genesis
 // setting, read from the home.
 func TestKeysPrefixFromGenesis(t *testing.T) {
+	t.Parallel()
 	k := newKeysCLI(t, "")
 	k.ok("", "init", "--chain-id", "ember_9000-1")
 	path := filepath.Join(k.home, "config", "genesis.json")
@@ -264,6 +267,7 @@ func TestKeysPrefixFromGenesis(t *testing.T) {
 // TestKeysDefaultBackendFromAppToml: without --keyring-backend, the home's
 // app.toml decides; a home without one uses the file backend.
 func TestKeysDefaultBackendFromAppToml(t *testing.T) {
+	t.Parallel()
 	bare := newKeysCLI(t, "")
 	bare.ok("pw\npw\n", "keys", "unsafe-import-eth-key", "a", keyVectors[0].priv)
 	if got := bare.files("file"); !slices.Equal(got, []string{"a.json"}) {
@@ -297,6 +301,7 @@ func TestKeysDefaultBackendFromAppToml(t *testing.T) {
 // TestKeysAddListShowDelete runs the life of a key on both backends with
 // the passphrase protocol of docs/keys.md.
 func TestKeysAddListShowDelete(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"test", "file"} {
 		t.Run(backend, func(t *testing.T) {
 			k := newKeysCLI(t, backend)
@@ -377,6 +382,7 @@ func TestKeysAddListShowDelete(t *testing.T) {
 // keystore imports, and a file geth's keystore writes imports with `keys
 // import` to the same address.
 func TestKeysGethKeystoreInterop(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"test", "file"} {
 		t.Run(backend, func(t *testing.T) {
 			k := newKeysCLI(t, backend)
@@ -430,6 +436,7 @@ func TestKeysGethKeystoreInterop(t *testing.T) {
 // keyring (as the node's personal_newAccount writes them) is listed, its
 // public key recovered without a passphrase.
 func TestKeysGethFileInKeyring(t *testing.T) {
+	t.Parallel()
 	k := newKeysCLI(t, "test")
 	ks := keystore.NewKeyStore(filepath.Join(k.home, "keyring-test"), keystore.LightScryptN, keystore.LightScryptP)
 	priv, _ := crypto.HexToECDSA(keyVectors[2].priv)
@@ -454,6 +461,7 @@ func writeTemp(t *testing.T, content string) string {
 }
 
 func TestKeysUnsafeImportExportRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"test", "file"} {
 		t.Run(backend, func(t *testing.T) {
 			k := newKeysCLI(t, backend)
@@ -485,6 +493,7 @@ func TestKeysUnsafeImportExportRoundTrip(t *testing.T) {
 // TestKeysBadInputRefused: every bad input exits non-zero with a clear
 // error, prints nothing on stdout, and writes nothing.
 func TestKeysBadInputRefused(t *testing.T) {
+	t.Parallel()
 	k := newKeysCLI(t, "test")
 	badChecksum := strings.Repeat("test ", 11) + "test"
 	cases := []struct {

@@ -28,6 +28,7 @@ const gasLeftCode = "0x5a5f5260205ff3"
 // txfee-cap, allow-unprotected-txs, batch-response-max-size, cors-origins,
 // ws-origins and max-open-connections.
 func TestJSONRPCBounds(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	key := devKeys[6]
 	to := common.HexToAddress("0x00000000000000000000000000000000000000b0")

@@ -121,6 +121,7 @@ func contains[T comparable](list []T, v T) bool {
 }
 
 func TestGetLogsExactSets(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	f := buildLogFixture(t, n, 4)
 	head, _ := n.Eth.BlockNumber(ctx(t))
@@ -220,11 +221,12 @@ func assertLogs(t *testing.T, what string, got, want []*types.Log) {
 }
 
 func TestFilterChangesExactlyOnce(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	// Blocks come unasked right after the start (CometBFT's first one) and
 	// right after a block of txs (the one that commits its state root): wait
-	// for the chain to be idle before reading the head on either side.
-	n.waitIdle(t)
+	// for the chain to settle before reading the head on either side.
+	n.waitSettled(t)
 	var logID, blockID, pendingID string
 	if err := n.RPC.Call(&logID, "eth_newFilter", map[string]any{"topics": [][]common.Hash{{setTopic}}}); err != nil {
 		t.Fatal(err)
@@ -249,7 +251,7 @@ func TestFilterChangesExactlyOnce(t *testing.T) {
 		gotLogs, gotBlocks, gotPending = append(gotLogs, l...), append(gotBlocks, b...), append(gotPending, p...)
 	}
 	f := buildLogFixtureWith(t, n, 3, poll)
-	n.waitIdle(t)
+	n.waitSettled(t)
 	poll()
 	end, _ := n.Eth.BlockNumber(ctx(t))
 
@@ -310,6 +312,7 @@ func buildLogFixtureWith(t *testing.T, n *Node, rounds int, between func()) *log
 }
 
 func TestFilterCapsAndTimeout(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	buildLogFixture(t, n, 1)
 	n.Stop()
@@ -332,6 +335,7 @@ func TestFilterCapsAndTimeout(t *testing.T) {
 	if err := n.RPC.Call(&id3, "eth_newBlockFilter"); err == nil || err.Error() != "error creating filter: max limit reached" {
 		t.Fatalf("filter cap: %v", err)
 	}
+	// An idle filter's expiry is what is checked: sleep past it.
 	time.Sleep(2500 * time.Millisecond)
 	var hashes []common.Hash
 	if err := n.RPC.Call(&hashes, "eth_getFilterChanges", id1); err == nil || err.Error() != "filter not found" {

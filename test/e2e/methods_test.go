@@ -17,6 +17,7 @@ import (
 // eth_getBlockReceipts, the uncle methods, eth_syncing, eth_accounts and
 // eth_coinbase against the block and receipt methods.
 func TestHeaderReceiptsUnclesAndNodeMethods(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	to := common.HexToAddress("0x00000000000000000000000000000000000000cd")
 	var txs []common.Hash
@@ -100,6 +101,7 @@ func devAccountsJSON() string {
 // eth_getStorageAt at two heights, its bounds, and eth_baseFee against the
 // base fee the next block gets.
 func TestStorageValuesAndBaseFee(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	key := devKeys[3]
 	d := n.WaitReceipt(t, n.send(t, key.Private, txOpts{Gas: 300_000, Data: deployCode(emitterRuntime())}).Hash())
@@ -161,6 +163,7 @@ func TestStorageValuesAndBaseFee(t *testing.T) {
 // TestBlobBaseFee checks that eth_blobBaseFee says the chain has no blob fee
 // market instead of a number wallets would build unusable blob txs with.
 func TestBlobBaseFee(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	var out json.RawMessage
 	err := n.RPC.Call(&out, "eth_blobBaseFee")
@@ -180,6 +183,7 @@ func mustCall(t *testing.T, n *Node, out any, method string, args ...any) {
 // TestEstimateGas checks geth's estimator: a plain transfer costs 21000, a
 // deployment without "to" is estimated, and estimate-then-send succeeds.
 func TestEstimateGas(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	key := devKeys[7]
 	var gas hexutil.Uint64

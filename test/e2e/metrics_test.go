@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,6 +17,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // TestMetricsPrometheus runs a real Prometheus server (Debian's package,
@@ -23,6 +26,7 @@ import (
 // every second while clients load it, and reads the node's series back
 // through Prometheus' HTTP API.
 func TestMetricsPrometheus(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	prom := startPrometheus(t, n.Metrics)
 	prom.waitUp(t)
@@ -144,24 +148,16 @@ func (p prometheus) waitUp(t *testing.T) {
 // accepts its value; it fails the test after a minute, with the last value.
 func (p prometheus) waitFor(t *testing.T, query string, ok func(float64) bool, want string) {
 	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	last := "no result"
-	for {
+	wait.Eventually(t, time.Minute, "prometheus: "+query+" "+want, func() error {
 		v, found, err := p.query(query)
 		switch {
 		case err != nil:
-			last = err.Error()
-		case found:
-			if ok(v) {
-				return
-			}
-			last = strconv.FormatFloat(v, 'g', -1, 64)
+			return err
+		case !found:
+			return errors.New("no result")
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("prometheus: %s: want %s, last: %s", query, want, last)
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
+		return wait.Check(ok(v), "%s", strconv.FormatFloat(v, 'g', -1, 64))
+	})
 }
 
 // query runs an instant query and returns the value of its single sample.

@@ -21,6 +21,7 @@ import (
 // carries it as its first (marker) tx, and its balance grows by exactly the
 // sum of the tips of each block's txs.
 func TestMinerEtherbase(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	etherbase := common.HexToAddress("0x00000000000000000000000000000000e7b35e00")
 	var before common.Address
@@ -90,6 +91,7 @@ func checkTipsPaid(t *testing.T, n *Node, num uint64, etherbase common.Address) 
 // with geth's error until the price is lowered again, and a restart keeps
 // the file's value.
 func TestMinerSetGasPrice(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	to := common.HexToAddress("0x00000000000000000000000000000000000000b2")
 	key := devKeys[3]
@@ -119,6 +121,7 @@ func TestMinerSetGasPrice(t *testing.T) {
 // TestMinerGasPriceFlagWins: with --minimum-gas-prices, miner_setGasPrice
 // changes nothing (false, a warning in the log, app.toml untouched).
 func TestMinerGasPriceFlagWins(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--minimum-gas-prices", "3000000000aember")
 	before, err := os.ReadFile(n.Home + "/config/app.toml")
 	if err != nil {
@@ -193,6 +196,7 @@ func checkAdvice(t *testing.T, n *Node, min *big.Int) {
 // TestMinerUnsupported checks the miner methods a validator has no use
 // for, and that the namespace needs the JWT.
 func TestMinerUnsupported(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	var raw json.RawMessage
 	for _, c := range []struct {

@@ -25,6 +25,7 @@ import (
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/cosmosapi"
 	"github.com/emberchain/ember/grpcapi"
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // TestNativeGRPC: the auth and bank query services answer what REST
@@ -32,6 +33,7 @@ import (
 // staking, tx and tendermint services answer over gRPC too; reflection
 // lists every service.
 func TestNativeGRPC(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	key := devKeys[0]
 	// A first block (height 0 in the metadata would mean "latest").
@@ -164,12 +166,13 @@ func TestNativeGRPC(t *testing.T) {
 		t.Fatalf("validators: %v", vals.Validators)
 	}
 	// CometBFT indexes a block's txs after its commit: wait for the index.
-	var found *txv1beta1.GetTxsEventResponse
-	for deadline := time.Now().Add(10 * time.Second); found.GetTotal() == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if found, err = txv1beta1.NewServiceClient(conn).GetTxsEvent(ctx(t), &txv1beta1.GetTxsEventRequest{Query: "ethereum_tx.ethereumTxHash='" + tx.Hash().Hex() + "'"}); err != nil {
+	found := wait.For(t, 10*time.Second, "GetTxsEvent to find "+tx.Hash().Hex(), func() (*txv1beta1.GetTxsEventResponse, error) {
+		found, err := txv1beta1.NewServiceClient(conn).GetTxsEvent(ctx(t), &txv1beta1.GetTxsEventRequest{Query: "ethereum_tx.ethereumTxHash='" + tx.Hash().Hex() + "'"})
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
+		return found, wait.Check(found.GetTotal() != 0, "total 0")
+	})
 	if len(found.TxResponses) != 1 || found.TxResponses[0].Height != receipt.BlockNumber.Int64() || found.TxResponses[0].Code != 0 || found.Total != 1 {
 		t.Fatalf("GetTxsEvent: %v", found)
 	}

@@ -28,6 +28,7 @@ import (
 	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/internal/wait"
 	"github.com/emberchain/ember/native"
 )
 
@@ -116,15 +117,9 @@ func deliver(t *testing.T, n *Node, raw []byte) *coretypes.ResultTx {
 func waitCometTx(t *testing.T, n *Node, hash []byte) *coretypes.ResultTx {
 	t.Helper()
 	c := n.cometClient(t)
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if r, err := c.Tx(ctx(t), hash, false); err == nil {
-			return r
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("tx %X not in a block within 30s", hash)
-	return nil
+	return wait.For(t, 30*time.Second, fmt.Sprintf("tx %X in a block", hash), func() (*coretypes.ResultTx, error) {
+		return c.Tx(ctx(t), hash, false)
+	})
 }
 
 func balanceAt(t *testing.T, n *Node, addr common.Address) *big.Int {
@@ -167,6 +162,7 @@ func expectRefusal(t *testing.T, n *Node, what string, raw []byte, code uint32, 
 // nonce through, is found by tx_search by its events; every kind of bad tx
 // is refused with the Cosmos error; the CLI sends the same way.
 func TestNativeSend(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	key := devKeys[1].Private
 	from := devKeys[1].Address
@@ -213,14 +209,15 @@ func TestNativeSend(t *testing.T) {
 		fmt.Sprintf("transfer.recipient='%s'", accounts.Bech32("ember", to)),
 		fmt.Sprintf("tx.acc_seq='%s/0'", sender),
 	} {
-		var found *coretypes.ResultTxSearch
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-			if found, err = n.cometClient(t).TxSearch(ctx(t), q, false, nil, nil, ""); err == nil && found.TotalCount > 0 {
-				break
+		found := wait.For(t, 10*time.Second, fmt.Sprintf("tx_search %q to find the send", q), func() (*coretypes.ResultTxSearch, error) {
+			found, err := n.cometClient(t).TxSearch(ctx(t), q, false, nil, nil, "")
+			if err != nil {
+				return nil, err
 			}
-		}
-		if err != nil || found.TotalCount != 1 || !strings.EqualFold(found.Txs[0].Hash.String(), res.Hash.String()) {
-			t.Fatalf("tx_search %q: %+v, %v", q, found, err)
+			return found, wait.Check(found.TotalCount > 0, "none")
+		})
+		if found.TotalCount != 1 || !strings.EqualFold(found.Txs[0].Hash.String(), res.Hash.String()) {
+			t.Fatalf("tx_search %q: %+v", q, found)
 		}
 	}
 	var transfer map[string]string
@@ -394,12 +391,10 @@ func cometValidators(t *testing.T, n *Node) map[string]int64 {
 // waitCometValidators polls /validators until cond holds.
 func waitCometValidators(t *testing.T, n *Node, what string, cond func(map[string]int64) bool) {
 	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if cond(cometValidators(t, n)) {
-			return
-		}
-	}
-	t.Fatalf("/validators never showed %s: %v", what, cometValidators(t, n))
+	wait.Eventually(t, 30*time.Second, "/validators to show "+what, func() error {
+		vals := cometValidators(t, n)
+		return wait.Check(cond(vals), "%v", vals)
+	})
 }
 
 // TestNativeStaking: a new validator (fresh ed25519 key) plus a delegation
@@ -408,6 +403,7 @@ func waitCometValidators(t *testing.T, n *Node, what string, cond func(map[strin
 // the delegator after the unbonding time. The validator set, reward address
 // and unbonding queue read through `emberd query validators`.
 func TestNativeStaking(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--unbonding-time", "3s")
 	updates := subscribeValidatorUpdates(t, n)
 	opKey, op := devKeys[3].Private, devKeys[3].Address
@@ -520,18 +516,19 @@ func TestNativeStaking(t *testing.T) {
 	}
 	nudger := devKeys[5]
 	unbonding := common.HexToAddress("0x0000000000000000000000000000000000000B0E")
-	for i := 0; ; i++ {
-		if balanceAt(t, n, del).Cmp(delAfterFee) == 0 && balanceAt(t, n, unbonding).Sign() == 0 {
-			break
+	// The unbonding ends in a block after its time: a transfer every half
+	// second makes the blocks.
+	if err := wait.PollEvery(500*time.Millisecond, 30*time.Second, "the unbonded stake back with the delegator", func() error {
+		if got := balanceAt(t, n, del); got.Cmp(delAfterFee) != 0 || balanceAt(t, n, unbonding).Sign() != 0 {
+			nonce, _ := n.Eth.PendingNonceAt(ctx(t), nudger.Address)
+			tx, _ := types.SignNewTx(nudger.Private, types.LatestSignerForChainID(big.NewInt(31337)), &types.DynamicFeeTx{
+				ChainID: big.NewInt(31337), Nonce: nonce, GasTipCap: big.NewInt(1), GasFeeCap: gasPrice, Gas: 21000, To: &nudger.Address})
+			_ = n.Eth.SendTransaction(ctx(t), tx)
+			return fmt.Errorf("delegator %v, want %v", got, delAfterFee)
 		}
-		if i == 60 {
-			t.Fatalf("delegator %v, want %v after the unbonding time", balanceAt(t, n, del), delAfterFee)
-		}
-		time.Sleep(500 * time.Millisecond)
-		nonce, _ := n.Eth.PendingNonceAt(ctx(t), nudger.Address)
-		tx, _ := types.SignNewTx(nudger.Private, types.LatestSignerForChainID(big.NewInt(31337)), &types.DynamicFeeTx{
-			ChainID: big.NewInt(31337), Nonce: nonce, GasTipCap: big.NewInt(1), GasFeeCap: gasPrice, Gas: 21000, To: &nudger.Address})
-		_ = n.Eth.SendTransaction(ctx(t), tx)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
 	}
 	queryValidators()
 	if len(q.Validators) != 2 || q.Validators[1].Power != "0" || q.Validators[1].Status != "BOND_STATUS_UNBONDED" ||
@@ -548,6 +545,7 @@ func TestNativeStaking(t *testing.T) {
 // --reward-address` makes the dev validator's blocks pay their priority
 // fees to the new address.
 func TestNativeRewardAddress(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	reward := common.HexToAddress("0x000000000000000000000000000000000000bEEF")
 	out, err := exec.Command(emberdBin, "tx", "staking", "edit-validator", "--from", "dev0", "--reward-address", reward.Hex(),

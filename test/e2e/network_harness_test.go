@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -14,6 +15,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // Network is a local network made by `emberd testnet init`, each node its
@@ -170,12 +173,10 @@ func waitAllHeightWithin(t *testing.T, number uint64, within time.Duration, node
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for _, n := range nodes {
-		for n.height(t) < number {
-			if time.Now().After(deadline) {
-				t.Fatalf("%s at height %d, not %d, after %s", n.Home, n.height(t), number, within)
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
+		wait.Eventually(t, time.Until(deadline), fmt.Sprintf("%s to reach height %d", n.Home, number), func() error {
+			h := n.height(t)
+			return wait.Check(h >= number, "height %d", h)
+		})
 	}
 }
 

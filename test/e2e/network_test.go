@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"net"
 	"os"
@@ -21,6 +22,8 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // TestNetwork runs four validators made by `emberd testnet init`, each an
@@ -31,6 +34,7 @@ import (
 // them (every node then serves identical blocks), and a full node
 // block-syncing from genesis.
 func TestNetwork(t *testing.T) {
+	t.Parallel()
 	nw := InitNetwork(t, 4, 1)
 	checkTestnetHomes(t, nw)
 	vals := nw.Nodes
@@ -89,6 +93,8 @@ func TestNetwork(t *testing.T) {
 		vals[2].Stop()
 		// 20 of 40 is not more than 2/3: no block can be committed. A
 		// block whose precommits were out before the stop may still land.
+		// The halt is what is checked: heights that do not move for 4 s
+		// after a grace of 3 s, not a wait for something to happen.
 		time.Sleep(3 * time.Second)
 		h0, h1 := vals[0].height(t), vals[1].height(t)
 		time.Sleep(4 * time.Second)
@@ -196,14 +202,14 @@ type syncProgress struct {
 func (n *Node) pollSyncing(t *testing.T) []syncProgress {
 	t.Helper()
 	var out []syncProgress
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
+	// Every 20 ms: the answers on the way are what is checked.
+	if err := wait.PollEvery(20*time.Millisecond, 60*time.Second, "eth_syncing to answer false", func() error {
 		var raw json.RawMessage
 		if err := n.RPC.Call(&raw, "eth_syncing"); err != nil {
 			t.Fatal(err)
 		}
 		if string(raw) == "false" {
-			return out
+			return nil
 		}
 		var fields map[string]any
 		if err := json.Unmarshal(raw, &fields); err != nil || len(fields) != 3 {
@@ -214,10 +220,11 @@ func (n *Node) pollSyncing(t *testing.T) []syncProgress {
 			t.Fatal(err)
 		}
 		out = append(out, p)
-		time.Sleep(20 * time.Millisecond)
+		return fmt.Errorf("%+v", p)
+	}); err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("still syncing after 60s: %+v", out[len(out)-1])
-	return nil
+	return out
 }
 
 func maxHeight(t *testing.T, nodes ...*Node) uint64 {
@@ -370,6 +377,7 @@ func checkTestnetHomes(t *testing.T, nw *Network) {
 // TestTestnetCLIErrors: bad input to the testnet commands is refused with a
 // clear message.
 func TestTestnetCLIErrors(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end test: skipped with -short")
 	}
@@ -403,6 +411,7 @@ func TestTestnetCLIErrors(t *testing.T) {
 // both children make blocks together, each logging to its home, and a
 // SIGTERM to the parent stops them all.
 func TestTestnetStart(t *testing.T) {
+	t.Parallel()
 	nw := InitNetwork(t, 2, 0)
 	cmd := exec.Command(emberdBin, "testnet", "start", nw.Dir)
 	var out syncBuffer
@@ -418,20 +427,20 @@ func TestTestnetStart(t *testing.T) {
 		<-done
 	})
 	for _, n := range nw.Nodes {
-		deadline := time.Now().Add(60 * time.Second)
-		for n.RPC == nil {
-			if c, err := rpc.Dial("http://" + n.HTTP); err == nil {
-				var num hexutil.Uint64
-				if c.Call(&num, "eth_blockNumber") == nil {
-					n.RPC, n.Eth = c, ethclient.NewClient(c)
-					break
-				}
+		if err := wait.Poll(60*time.Second, n.Home+" to answer JSON-RPC", func() error {
+			c, err := rpc.Dial("http://" + n.HTTP)
+			if err != nil {
+				return err
+			}
+			var num hexutil.Uint64
+			if err := c.Call(&num, "eth_blockNumber"); err != nil {
 				c.Close()
+				return err
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s did not answer within 60s:\n%s", n.Home, out.String())
-			}
-			time.Sleep(100 * time.Millisecond)
+			n.RPC, n.Eth = c, ethclient.NewClient(c)
+			return nil
+		}); err != nil {
+			t.Fatalf("%v\n%s", err, out.String())
 		}
 	}
 	waitAllHeight(t, 3, nw.Nodes...)

@@ -88,6 +88,7 @@ func itoa(i int) string { return big.NewInt(int64(i)).String() }
 // not-found cases) against the method's result schema with a JSON-schema
 // validator. It then checks docs/json-rpc-conformance.md's conformance table says the same.
 func TestOpenRPCConformance(t *testing.T) {
+	t.Parallel()
 	spec := loadOpenRPC(t)
 	n := StartDev(t, "--empty-block-interval", "0")
 	f := buildConformanceFixture(t, n)

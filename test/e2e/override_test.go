@@ -30,6 +30,7 @@ func blockEnvRuntime() []byte {
 // block overrides on an OpenZeppelin ERC-20 and on code placed by an
 // override, and that nothing of an override outlives its call.
 func TestCallOverrides(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	owner := devKeys[0]
 	tok := contracts.MustLoad("EmberToken")

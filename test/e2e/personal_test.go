@@ -17,6 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/emberchain/ember/accounts/keyring"
+	"github.com/emberchain/ember/internal/wait"
 )
 
 const locked = "authentication needed: password or unlock"
@@ -38,18 +39,11 @@ func sendArgs(from, to common.Address, value int64) map[string]any {
 // CLI wrote it while the node ran: the keystore watches its directory).
 func (n *Node) waitListed(t *testing.T, addr common.Address) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	wait.Eventually(t, 10*time.Second, addr.Hex()+" in personal_listAccounts", func() error {
 		var list []common.Address
 		n.CallPrivate(t, &list, "personal_listAccounts")
-		if slices.Contains(list, addr) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s not in personal_listAccounts %v", addr.Hex(), list)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return wait.Check(slices.Contains(list, addr), "%v", list)
+	})
 }
 
 // wallet is personal_listWallets' entry for one key file.
@@ -82,6 +76,7 @@ func (n *Node) walletStatus(t *testing.T, path string) string {
 // (which does not unlock), personal_sign / personal_ecRecover against
 // ethers' verifyMessage and signMessage, and the wallet statuses.
 func TestPersonalFileKeyFromCLI(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--keyring-backend", "file", "--empty-block-interval", "0")
 	// Light scrypt: every unlock and signature below decrypts the key.
 	add := exec.Command(emberdBin, "keys", "add", "alice", "--keyring-backend", "file", "--home", n.Home, "--unsafe-light-scrypt")
@@ -153,6 +148,7 @@ func TestPersonalFileKeyFromCLI(t *testing.T) {
 	wantErr(t, "personal_sign with a wrong passphrase", n.CallPrivateErr(t, &sig, "personal_sign", msg, alice, "wrong"),
 		"could not decrypt key with given password")
 
+	// The unlock's expiry is what is checked: sleep past it.
 	time.Sleep(time.Until(unlockedAt.Add(2500 * time.Millisecond)))
 	wantErr(t, "eth_sendTransaction after the unlock expired", n.RPC.Call(&hash, "eth_sendTransaction", sendArgs(alice, to, 1)), locked)
 	if s := n.walletStatus(t, path); s != "Locked" {
@@ -203,6 +199,7 @@ func verifyWithEthers(t *testing.T, msg, sig hexutil.Bytes, addr common.Address,
 // does: eth_accounts lists them in order, eth_sendTransaction, eth_sign and
 // eth_signTransaction work with them; an explicit nonce is used as given.
 func TestPersonalDevAccounts(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	var list []common.Address
 	if err := n.RPC.Call(&list, "eth_accounts"); err != nil {
@@ -271,6 +268,7 @@ func TestPersonalDevAccounts(t *testing.T) {
 // unlock bounds, listWallets' exact shape, ecRecover's checks and the
 // smartcard methods on the dev chain's test keyring.
 func TestPersonalKeystoreMethods(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	key, _ := crypto.GenerateKey()
 	var imported common.Address
@@ -332,6 +330,7 @@ func TestPersonalKeystoreMethods(t *testing.T) {
 // nothing (still locked, nothing sent: balances and nonces unchanged); the
 // right one works. Only the prefunded dev keys ignore the passphrase.
 func TestPersonalPassphrases(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"test", "file"} {
 		t.Run(backend, func(t *testing.T) {
 			// The file backend's standard scrypt cost may outlast the

@@ -17,6 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // fullNodeFlags start a dev node in full pruning mode keeping the states of
@@ -79,6 +80,7 @@ func stateCapability(t *testing.T, n *Node) (oldest uint64, strategy json.RawMes
 // older heights answer the exact "not available" error naming the oldest
 // state; blocks, receipts and logs stay; eth_capabilities says so.
 func TestPruneFull(t *testing.T) {
+	t.Parallel()
 	const keep, interval = 8, 4
 	n := StartDev(t, fullNodeFlags(keep, interval)...)
 	key, to := devKeys[4], common.HexToAddress("0x00000000000000000000000000000000000000b7")
@@ -103,15 +105,10 @@ func TestPruneFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A sweep runs in the background once the window moved by an interval.
-	var oldest uint64
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if oldest, _ = stateCapability(t, n); oldest+keep+interval > head {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("oldest state %d at head %d: no sweep", oldest, head)
-		}
-	}
+	oldest := wait.For(t, 30*time.Second, fmt.Sprintf("a sweep at head %d", head), func() (uint64, error) {
+		oldest, _ := stateCapability(t, n)
+		return oldest, wait.Check(oldest+keep+interval > head, "oldest state %d", oldest)
+	})
 	if _, strategy := stateCapability(t, n); string(strategy) != fmt.Sprintf(`{"type":"window","retentionBlocks":"%#x"}`, keep) {
 		t.Fatalf("deleteStrategy %s", strategy)
 	}
@@ -242,6 +239,7 @@ func checkUnavailable(t *testing.T, what string, err error, wantMsg string) {
 // receipt a client saw is still there, the recipients hold exactly what
 // the included transfers sent, and the pruner finishes the sweep it lost.
 func TestPruneKill(t *testing.T) {
+	t.Parallel()
 	const keep, interval = 4, 2
 	n := StartDev(t, fullNodeFlags(keep, interval)...)
 	senders := devKeys[:4]
@@ -264,9 +262,9 @@ func TestPruneKill(t *testing.T) {
 		}
 		// Under load for a while (some 40 receipts), then killed as soon
 		// as a sweep begins (or 3 s later without one).
-		for deadline := time.Now().Add(20 * time.Second); len(results) < 40 && time.Now().Before(deadline); {
-			time.Sleep(5 * time.Millisecond)
-		}
+		_ = wait.PollEvery(5*time.Millisecond, 20*time.Second, "40 receipts", func() error {
+			return wait.Check(len(results) >= 40, "%d", len(results))
+		})
 		logStart := logSize(t, n)
 		waitLog(n, logStart, "pruning state", 3*time.Second)
 		n.Kill()
@@ -322,14 +320,10 @@ func TestPruneKill(t *testing.T) {
 		n.WaitReceipt(t, n.send(t, devKeys[8].Private, txOpts{To: &recipients[0], Value: big.NewInt(1)}).Hash())
 	}
 	head, _ := n.Eth.BlockNumber(ctx(t))
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if oldest, _ := stateCapability(t, n); oldest+keep+interval > head {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no sweep after the restarts (head %d)", head)
-		}
-	}
+	wait.Eventually(t, 30*time.Second, fmt.Sprintf("a sweep after the restarts (head %d)", head), func() error {
+		oldest, _ := stateCapability(t, n)
+		return wait.Check(oldest+keep+interval > head, "oldest state %d", oldest)
+	})
 }
 
 func logSize(t *testing.T, n *Node) int64 {
@@ -340,13 +334,14 @@ func logSize(t *testing.T, n *Node) int64 {
 	return fi.Size()
 }
 
-// waitLog waits until the node's log after offset contains s, or for max.
+// waitLog waits until the node's log after offset contains s, or for max
+// (the callers act either way). It polls every 2 ms: they kill the node the
+// moment s is logged.
 func waitLog(n *Node, offset int64, s string, max time.Duration) {
-	for deadline := time.Now().Add(max); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
-		if b, _ := os.ReadFile(n.logPath); int64(len(b)) > offset && strings.Contains(string(b[offset:]), s) {
-			return
-		}
-	}
+	_ = wait.PollEvery(2*time.Millisecond, max, s+" in the log", func() error {
+		b, _ := os.ReadFile(n.logPath)
+		return wait.Check(int64(len(b)) > offset && strings.Contains(string(b[offset:]), s), "not logged")
+	})
 }
 
 // killedMidSweep reports whether the run logged after offset began a sweep
@@ -365,6 +360,7 @@ func killedMidSweep(t *testing.T, n *Node, offset int64) bool {
 // start prunes everything older than the window) and back to archive (the
 // oldest state stays where pruning left it and no longer moves).
 func TestPruneSwitchModes(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	to := common.HexToAddress("0x00000000000000000000000000000000000000c5")
 	transfers := func(k int) {
@@ -386,13 +382,11 @@ func TestPruneSwitchModes(t *testing.T) {
 	// the states of the blocks it has not indexed yet (a race-built node
 	// indexes slowly), and a held pruner looks again every second.
 	var oldest, head uint64
-	for deadline := time.Now().Add(30 * time.Second); oldest == 0 || oldest+4 < head; time.Sleep(50 * time.Millisecond) {
+	wait.Eventually(t, 30*time.Second, "archive → full: the oldest state within the window of 4", func() error {
 		oldest, _ = stateCapability(t, n)
 		head, _ = n.Eth.BlockNumber(ctx(t))
-		if time.Now().After(deadline) {
-			t.Fatalf("archive → full: oldest %d at head %d, window 4", oldest, head)
-		}
-	}
+		return wait.Check(oldest != 0 && oldest+4 >= head, "oldest %d at head %d", oldest, head)
+	})
 	wantMsg := fmt.Sprintf("state of block 1 is not available on this node: the oldest available is block %d", oldest)
 	checkUnavailable(t, "eth_getBalance at 1 after archive → full", n.RPC.Call(&balance, "eth_getBalance", to, "0x1"), wantMsg)
 

@@ -66,6 +66,7 @@ func (n *Node) queryAccountCLI(t *testing.T, addr string, output string) (string
 // assigned once and increase, the public key appears with the first tx, the
 // sequence is the EVM nonce, and the data lives in the state root.
 func TestNativeAccountsOverREST(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	emptyCode := types.EmptyCodeHash
 
@@ -205,6 +206,7 @@ func accountNumber(t *testing.T, n *Node, addr common.Address) uint64 {
 // TestRESTBadInput: every malformed request gets the gateway's error shape
 // and status.
 func TestRESTBadInput(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	cases := []struct {
 		path   string

@@ -219,6 +219,7 @@ func simCases(t *testing.T) []simCase {
 // unknown override keys are refused (1.17.8: ignored), and the log indexes
 // after a call whose logs were dropped stay consecutive (1.17.8: a gap).
 func TestSimulateMatchesGeth(t *testing.T) {
+	t.Parallel()
 	ember := StartDev(t)
 	geth := StartGeth(t, emberGenesisForGeth(t, ember.Home))
 	chains := []chainClient{{"ember", ember.RPC, ember.Eth}, {"geth", geth.RPC, geth.Eth}}
@@ -414,6 +415,7 @@ const (
 // withdrawals, moved precompiles, refused input, the call limits, and the
 // RPC gas cap and EVM timeout on a node restarted with tight ones.
 func TestSimulateEmber(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	sender, reader := devKeys[7].Address, devKeys[8].Address
 	payee := common.HexToAddress("0x00000000000000000000000000000000000000fe")

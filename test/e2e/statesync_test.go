@@ -25,6 +25,7 @@ import (
 	"github.com/ethereum/go-ethereum/trie"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // State-sync test sizes: the network (≥ 2,000 blocks, ≥ 10,000
@@ -192,6 +193,7 @@ func logLines(path, sub string) []string {
 }
 
 func TestStateSync(t *testing.T) {
+	t.Parallel()
 	nw := InitNetwork(t, 4, 2)
 	vals := nw.Nodes
 	for _, n := range vals {
@@ -251,9 +253,7 @@ func TestStateSync(t *testing.T) {
 	// validator is killed while it makes one.
 	start = time.Now()
 	t.Run("KillDuringSnapshot", func(t *testing.T) { killDuringSnapshot(t, vals[3]) })
-	for v0.height(t) < syncHeight+snapshotEvery/2 {
-		time.Sleep(time.Second)
-	}
+	waitAllHeightWithin(t, syncHeight+snapshotEvery/2, 10*time.Minute, v0)
 	t.Logf("validators at block %d after %s", v0.height(t), time.Since(start).Round(time.Second))
 	for _, n := range vals {
 		if made := logLines(n.logPath, "snapshot made"); len(made) == 0 {
@@ -439,10 +439,10 @@ func TestStateSync(t *testing.T) {
 		if err := n.spawn("start"); err != nil {
 			t.Fatal(err)
 		}
-		deadline := time.Now().Add(60 * time.Second)
-		for len(logLines(n.logPath, "restoring snapshot")) == 0 && time.Now().Before(deadline) {
-			time.Sleep(5 * time.Millisecond)
-		}
+		// Killed as soon as the restore begins (or after a minute without).
+		_ = wait.PollEvery(5*time.Millisecond, 60*time.Second, "the restore to begin", func() error {
+			return wait.Check(len(logLines(n.logPath, "restoring snapshot")) > 0, "not logged")
+		})
 		n.Kill()
 		finished := len(logLines(n.logPath, "snapshot restored")) > 0
 		t.Logf("killed after the restore began (restore finished before the kill: %v)", finished)
@@ -460,12 +460,10 @@ func killDuringSnapshot(t *testing.T, n *Node) {
 	dir := filepath.Join(n.Home, "data", "snapshots")
 	for attempt := 1; attempt <= 3; attempt++ {
 		seen := len(logLines(n.logPath, "making snapshot"))
-		deadline := time.Now().Add(2 * time.Minute)
-		for len(logLines(n.logPath, "making snapshot")) == seen {
-			if time.Now().After(deadline) {
-				t.Fatal("no snapshot begun in 2 minutes")
-			}
-			time.Sleep(2 * time.Millisecond)
+		if err := wait.PollEvery(2*time.Millisecond, 2*time.Minute, "a snapshot to begin", func() error {
+			return wait.Check(len(logLines(n.logPath, "making snapshot")) > seen, "not logged")
+		}); err != nil {
+			t.Fatal(err)
 		}
 		n.Kill()
 		partial, _ := filepath.Glob(filepath.Join(dir, "*.tmp"))
@@ -487,11 +485,9 @@ func killDuringSnapshot(t *testing.T, n *Node) {
 	waitAllHeightWithin(t, h+snapshotEvery+5, 5*time.Minute, n)
 	// A snapshot is made beside the chain: the one begun at the interval
 	// may still be running (minutes under the race detector).
-	for deadline := time.Now().Add(3 * time.Minute); len(logLines(n.logPath, "snapshot made")) <= made; time.Sleep(100 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("no snapshot made after the restart")
-		}
-	}
+	wait.Eventually(t, 3*time.Minute, "a snapshot made after the restart", func() error {
+		return wait.Check(len(logLines(n.logPath, "snapshot made")) > made, "none")
+	})
 }
 
 // firstBlock is the oldest block a node serves.

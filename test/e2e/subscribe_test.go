@@ -18,6 +18,7 @@ import (
 // that every head arrives once and in order with the hash eth_getBlock*
 // reports, and every matching log and pending tx arrives exactly once.
 func TestSubscriptionsSeeEveryHeadAndLog(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	ws := n.dialWS(t)
 	c := context.Background()
@@ -114,7 +115,7 @@ func TestSubscriptionsSeeEveryHeadAndLog(t *testing.T) {
 			t.Fatalf("pending tx %s notified %d times", h, seen[h])
 		}
 	}
-	// Nothing extra arrived.
+	// Nothing extra arrived: the quiet 200 ms is what is checked.
 	time.Sleep(200 * time.Millisecond)
 	if len(logs) != 0 || len(pending) != 0 {
 		t.Fatalf("extra notifications: %d logs, %d pending", len(logs), len(pending))
@@ -124,6 +125,7 @@ func TestSubscriptionsSeeEveryHeadAndLog(t *testing.T) {
 // TestSubscriptionOptions checks newHeads with includeTransactions and
 // newPendingTransactions with full objects.
 func TestSubscriptionOptions(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	ws := n.dialWS(t)
 	c := context.Background()

@@ -18,6 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/emberchain/ember/contracts"
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // chainClient is what the side-by-side test needs of either node.
@@ -47,15 +48,9 @@ func (c chainClient) sendAndWait(t *testing.T, key *ecdsa.PrivateKey, nonce uint
 	if err := c.eth.SendTransaction(ctx(t), tx); err != nil {
 		t.Fatalf("%s: send: %v", c.name, err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if r, err := c.eth.TransactionReceipt(ctx(t), tx.Hash()); err == nil {
-			return r
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("%s: no receipt for %s", c.name, tx.Hash())
-	return nil
+	return wait.For(t, 30*time.Second, c.name+": the receipt of "+tx.Hash().Hex(), func() (*types.Receipt, error) {
+		return c.eth.TransactionReceipt(ctx(t), tx.Hash())
+	})
 }
 
 // TestTracesMatchGeth runs the same transactions (same genesis, sender key
@@ -65,6 +60,7 @@ func (c chainClient) sendAndWait(t *testing.T, key *ecdsa.PrivateKey, nonce uint
 // block hashes and positions, the sender's balance (the chains' base fees
 // differ: Ember's has a floor) and the fee recipients' accounts.
 func TestTracesMatchGeth(t *testing.T) {
+	t.Parallel()
 	ember := StartDev(t, "--empty-block-interval", "0")
 	geth := StartGeth(t, emberGenesisForGeth(t, ember.Home))
 	key := devKeys[7]

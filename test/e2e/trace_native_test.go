@@ -18,6 +18,7 @@ import (
 // native transaction left (the sender's nonce and balance, the recipient's
 // credit), not from the parent's state, and end at the block's state.
 func TestTraceBlockWithNativeTx(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	key, from := devKeys[6].Private, devKeys[6].Address
 	signer := types.LatestSignerForChainID(big.NewInt(31337))

@@ -93,6 +93,7 @@ func (n *Node) trace(t *testing.T, out any, method string, args ...any) {
 // reverting sub-call and self-destructs, placed after another transaction
 // touching the same storage in its block.
 func TestTraceTransaction(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	f := buildTraceFixture(t, n)
 	word32 := func(v uint64) hexutil.Bytes { return word(v) }
@@ -344,6 +345,7 @@ func TestTraceTransaction(t *testing.T) {
 // TestDebugNamespaceOff checks that debug_ methods are unknown unless the
 // namespace is enabled.
 func TestDebugNamespaceOff(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--json-rpc.api", "eth,net,web3")
 	var out json.RawMessage
 	err := n.RPC.Call(&out, "debug_traceBlockByNumber", "0x1")

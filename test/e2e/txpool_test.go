@@ -16,6 +16,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // poolStatus is txpool_status.
@@ -63,17 +65,10 @@ func sortedStrings(s []string) []string {
 // right after a block's receipts become readable).
 func (n *Node) waitPool(t *testing.T, want poolStatus) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	wait.Eventually(t, 10*time.Second, fmt.Sprintf("txpool_status %+v", want), func() error {
 		got := n.poolStatus(t)
-		if got == want {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("txpool_status %+v, want %+v", got, want)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return wait.Check(got == want, "%+v", got)
+	})
 }
 
 // mempoolTxs is how many txs CometBFT's mempool holds.
@@ -92,13 +87,10 @@ func (n *Node) mempoolTxs(t *testing.T) int {
 // displaced txs run off the ABCI goroutine).
 func (n *Node) waitMempool(t *testing.T, want int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for got := n.mempoolTxs(t); got != want; got = n.mempoolTxs(t) {
-		if time.Now().After(deadline) {
-			t.Fatalf("CometBFT mempool holds %d txs, want %d", got, want)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	wait.Eventually(t, 5*time.Second, fmt.Sprintf("CometBFT's mempool to hold %d txs", want), func() error {
+		got := n.mempoolTxs(t)
+		return wait.Check(got == want, "%d txs", got)
+	})
 }
 
 func (n *Node) pendingNonce(t *testing.T, addr common.Address) uint64 {
@@ -131,6 +123,7 @@ func (n *Node) sendErr(t *testing.T, tx *types.Transaction, want string) {
 // no block made for them), then 0 fills the gap and all four land in nonce
 // order; afterwards the pool holds none of them.
 func TestTxpoolNoncesOutOfOrder(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t, "--empty-block-interval", "0")
 	key := devKeys[6]
 	to := common.HexToAddress("0x00000000000000000000000000000000000000a1")
@@ -155,7 +148,8 @@ func TestTxpoolNoncesOutOfOrder(t *testing.T) {
 	if got, isPending, err := n.Eth.TransactionByHash(ctx(t), txs[2].Hash()); err != nil || !isPending || got.Hash() != txs[2].Hash() {
 		t.Fatalf("queued tx by hash: %v pending=%v", err, isPending)
 	}
-	// Queued txs stay out of CometBFT's mempool, so no block is made.
+	// Queued txs stay out of CometBFT's mempool, so no block is made: the
+	// idle half second is what is checked, not a wait for something.
 	time.Sleep(500 * time.Millisecond)
 	if now, _ := n.Eth.BlockNumber(ctx(t)); now != head || n.mempoolTxs(t) != 0 {
 		t.Fatalf("blocks %d → %d, CometBFT mempool %d txs while only queued txs wait", head, now, n.mempoolTxs(t))
@@ -212,37 +206,16 @@ func (n *Node) restartBlocksEvery(t *testing.T, d time.Duration, appKV map[strin
 	n.Start("start")
 }
 
-// waitIdle waits until no block has come for 300 ms (a dev chain with
-// --empty-block-interval 0 makes blocks only for txs, plus one after each
-// block of txs and one at the start).
-func (n *Node) waitIdle(t *testing.T) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	last, _ := n.Eth.BlockNumber(ctx(t))
-	since := time.Now()
-	for time.Since(since) < 300*time.Millisecond {
-		if time.Now().After(deadline) {
-			t.Fatal("the chain did not go idle within 30s")
-		}
-		time.Sleep(10 * time.Millisecond)
-		if now, _ := n.Eth.BlockNumber(ctx(t)); now != last {
-			last, since = now, time.Now()
-		}
-	}
-}
-
 // waitNextBlock waits for the head to pass from.
 func (n *Node) waitNextBlock(t *testing.T, from uint64) uint64 {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if now, err := n.Eth.BlockNumber(ctx(t)); err == nil && now > from {
-			return now
+	return wait.For(t, 30*time.Second, fmt.Sprintf("a block after %d", from), func() (uint64, error) {
+		now, err := n.Eth.BlockNumber(ctx(t))
+		if err != nil {
+			return 0, err
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("no block after %d within 30s", from)
-	return 0
+		return now, wait.Check(now > from, "head %d", now)
+	})
 }
 
 // TestTxpoolPendingReplacementAndEviction runs with a block every 4 s and
@@ -252,7 +225,8 @@ func (n *Node) waitNextBlock(t *testing.T, from uint64) uint64 {
 // everywhere (CometBFT's mempool too); a better-paying tx of another
 // account evicts the cheapest pending tail and a worse one is refused; the
 // evicted tx is gone from every view; the same for the queue. At the next
-// block exactly the surviving pending txs land.
+// block exactly the surviving pending txs land. Not parallel: each step
+// must land within one 4 s block, which a busy CPU can stretch.
 func TestTxpoolPendingReplacementAndEviction(t *testing.T) {
 	n := StartDev(t)
 	n.restartBlocksEvery(t, 4*time.Second, map[string]string{"global-slots": "3", "global-queue": "2"})
@@ -394,6 +368,7 @@ func inspectLine(tx *types.Transaction) string {
 // must answer byte for byte alike, and conform to the execution-apis
 // OpenRPC schemas.
 func TestTxpoolMatchesGeth(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	g := StartGeth(t, emberGenesisForGeth(t, n.Home), "--dev.period", "3600", "--http.api", "eth,net,web3,txpool")
 	n.restartBlocksEvery(t, time.Hour, nil)

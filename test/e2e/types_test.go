@@ -23,6 +23,7 @@ import (
 // EIP-7702 authorization, then calls the EOA: the contract's code runs in
 // the EOA's context (its storage, its address in the log).
 func TestSetCodeTransaction(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	sender, authority := devKeys[8], devKeys[9]
 	d := n.WaitReceipt(t, n.send(t, sender.Private, txOpts{Gas: 300_000, Data: deployCode(emitterRuntime())}).Hash())
@@ -66,6 +67,7 @@ func TestSetCodeTransaction(t *testing.T) {
 }
 
 func TestBlobTransactionRefused(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	key := devKeys[0]
 	chainID, _ := n.Eth.ChainID(ctx(t))
@@ -90,6 +92,7 @@ func TestBlobTransactionRefused(t *testing.T) {
 // does (TestTxpool* follow it until the gap fills); sent again it is
 // "already known".
 func TestNonceGapQueued(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	key := devKeys[1]
 	to := common.HexToAddress("0x00000000000000000000000000000000000000ee")
@@ -122,6 +125,7 @@ func TestNonceGapQueued(t *testing.T) {
 }
 
 func TestRPCBasics(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	var s string
 	if err := n.RPC.Call(&s, "net_version"); err != nil || s != "31337" {
@@ -208,6 +212,7 @@ func TestRPCBasics(t *testing.T) {
 // TestABCIQuery reads app state and the block-hash mapping through
 // CometBFT's abci_query.
 func TestABCIQuery(t *testing.T) {
+	t.Parallel()
 	n := StartDev(t)
 	to := common.HexToAddress("0x0000000000000000000000000000000000000abc")
 	r := n.WaitReceipt(t, n.send(t, devKeys[3].Private, txOpts{To: &to, Value: big.NewInt(4242)}).Hash())
