@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/emberchain/ember/internal/freeport"
+	"github.com/emberchain/ember/internal/wait"
 	"github.com/emberchain/ember/node/config"
 	"github.com/emberchain/ember/node/homes"
-	"github.com/emberchain/ember/internal/wait"
 )
 
 // startDevNode runs a dev node in this process on free ports.

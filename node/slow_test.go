@@ -14,9 +14,9 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/internal/wait"
 	"github.com/emberchain/ember/node/config"
 	"github.com/emberchain/ember/node/homes"
-	"github.com/emberchain/ember/internal/wait"
 )
 
 // TestSlowSubscriberIsDisconnected subscribes a client that never reads,

@@ -26,8 +26,8 @@ import (
 	"github.com/emberchain/ember/explorer"
 	"github.com/emberchain/ember/explorer/indexer"
 	"github.com/emberchain/ember/explorer/sqlstore"
-	"github.com/emberchain/ember/node/config"
 	"github.com/emberchain/ember/internal/wait"
+	"github.com/emberchain/ember/node/config"
 )
 
 // The token shapes' corrections, as explorer_schema_test.go's: Blockscout
