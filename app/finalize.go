@@ -34,7 +34,10 @@ type finalized struct {
 // per transaction with its events. The app hash is the new state root.
 func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock) (*abci.ResponseFinalizeBlock, error) {
 	parent := a.store.Head()
-	if parent == nil || parent.Number.Int64() != req.Height-1 {
+	if parent == nil { // state-syncing, or InitChain never ran
+		return nil, fmt.Errorf("finalize block %d: no durable head", req.Height)
+	}
+	if parent.Number.Int64() != req.Height-1 {
 		return nil, fmt.Errorf("finalize block %d: durable head is %v", req.Height, parent.Number)
 	}
 	header := a.newHeader(parent, req)
