@@ -72,7 +72,10 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 	if err := tracker.Apply(statedb, evm.Signer(a.config, header.Number, header.Time), withKeys(res.Txs)); err != nil {
 		return nil, fmt.Errorf("finalize block %d: native accounts: %w", req.Height, err)
 	}
-	updates := run.nat.end(statedb)
+	updates, err := run.nat.end(statedb)
+	if err != nil {
+		return nil, fmt.Errorf("finalize block %d: end block: %w", req.Height, err)
+	}
 	changed := balances.Changed(statedb)
 
 	root, err := statedb.Commit(evm.Rules(a.config, header.Number, header.Time), header.Number.Uint64())
@@ -95,7 +98,7 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 		a.pending.calls = rec.Frames()
 	}
 	a.mu.Unlock()
-	return &abci.ResponseFinalizeBlock{TxResults: results, AppHash: root.Bytes(), ValidatorUpdates: updates, Events: run.nat.events}, nil
+	return &abci.ResponseFinalizeBlock{TxResults: results, AppHash: root.Bytes(), ValidatorUpdates: updates, Events: run.nat.events.List()}, nil
 }
 
 // nativeRecord is what the store keeps of a native transaction at position
