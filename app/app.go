@@ -64,9 +64,8 @@ type App struct {
 	miner   minerSettings // this node's etherbase and minimum tip
 	hooks   MempoolHooks  // changes to CometBFT's mempool, made off the ABCI goroutine
 
-	dev    devState      // a dev chain's queued edits and waiters (dev.go)
-	manual manualMining  // a dev chain's automine switch (automine.go)
-	snap   snapshotState // state-sync snapshots served and restored (snapshot.go)
+	dev  *devChain     // a dev chain's additions (dev.go); nil on a real chain
+	snap snapshotState // state-sync snapshots served and restored (snapshot.go)
 
 	captureCalls atomic.Bool            // record internal transactions (see CaptureInternalCalls)
 	chainID      atomic.Pointer[string] // CometBFT chain id, signed by native transactions
@@ -98,7 +97,7 @@ func New(st *store.Store, pool *txpool.Pool, gs *AppState, log *slog.Logger) *Ap
 	for _, v := range gs.Validators {
 		rewards[strings.ToUpper(v.ConsAddress)] = v.RewardAddress
 	}
-	return &App{
+	a := &App{
 		store:   st,
 		pool:    pool,
 		genesis: gs,
@@ -108,6 +107,10 @@ func New(st *store.Store, pool *txpool.Pool, gs *AppState, log *slog.Logger) *Ap
 		log:     log,
 		arrived: newArrivals(),
 	}
+	if gs.Dev {
+		a.dev = newDevChain(a)
+	}
+	return a
 }
 
 // OnCommit registers fn to be called, on the ABCI goroutine, after each block

@@ -38,7 +38,7 @@ func (a *App) decodeBlockTx(raw []byte, fromPool bool) blockTx {
 		}
 	}
 	if devchain.IsDev(raw) {
-		return a.decodeDev(raw)
+		return a.dev.decode(raw)
 	}
 	if native.IsNative(raw) {
 		tx, err := native.Decode(raw, a.genesis.Bech32Prefix, a.genesis.Denom)

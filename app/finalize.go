@@ -41,9 +41,7 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 		return nil, fmt.Errorf("finalize block %d: durable head is %v", req.Height, parent.Number)
 	}
 	header := a.newHeader(parent, req)
-	if a.genesis.Dev {
-		a.devHeader(header, parent, req.Time.Unix(), req.Txs) // dev.go
-	}
+	a.dev.header(header, parent, req.Time.Unix(), req.Txs) // dev chains' clock and base-fee edits (dev.go)
 	statedb, err := a.store.StateAt(parent.Root)
 	if err != nil {
 		return nil, fmt.Errorf("finalize block %d: open parent state: %w", req.Height, err)
@@ -69,7 +67,7 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 	res := run.x.Finish()
 	// Number new accounts and record first public keys before the state is
 	// committed, so the AppHash covers them.
-	if err := tracker.Apply(statedb, evm.Signer(a.config, header.Number, header.Time), withKeys(res.Txs)); err != nil {
+	if err := tracker.Apply(statedb, evm.Signer(a.config, header.Number, header.Time), a.dev.withKeys(res.Txs)); err != nil {
 		return nil, fmt.Errorf("finalize block %d: native accounts: %w", req.Height, err)
 	}
 	updates, err := run.nat.end(statedb)
@@ -182,8 +180,6 @@ func (a *App) Commit(context.Context, *abci.RequestCommit) (*abci.ResponseCommit
 	for _, fn := range listeners {
 		fn(committed)
 	}
-	if a.genesis.Dev {
-		a.devCommitted(p.rawTxs, p.block.Root() != parentRoot) // after the listeners: a caller woken sees the block everywhere
-	}
+	a.dev.committed(p.rawTxs, p.block.Root() != parentRoot) // after the listeners: a caller woken sees the block everywhere
 	return &abci.ResponseCommit{}, nil
 }
