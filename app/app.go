@@ -2,6 +2,11 @@
 // check, blocks to propose and blocks to execute; it executes them with
 // go-ethereum (package evm) on the node's store and keeps the tx pool in step
 // with CometBFT's mempool.
+//
+// The native modules (native.Modules) run in the order package module
+// documents. What a development chain adds (dev transactions, clock edits,
+// automine, the proof-block wait) comes through one devChain (dev.go), nil
+// on a real chain.
 package app
 
 import (

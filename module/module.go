@@ -12,20 +12,22 @@
 // # Order
 //
 // The Manager holds its modules in a fixed order (native.Modules: bank, then
-// staking) and calls them in that order, always:
+// staking) and always calls them in that order. InitChain runs each
+// module's InitGenesis. FinalizeBlock runs, in this sequence:
 //
-//   - InitChain: each module's InitGenesis, in module order.
-//   - FinalizeBlock, in this sequence:
-//     1. each module's BeginBlock, in module order, on the block's state
-//     (its events are block events);
-//     2. the block's transactions, in block order: EVM ones through the
-//     executor, native ones through Execute, whose messages run in the
-//     transaction's order, each by the handler its type URL names;
-//     3. the EVM block is closed (receipts, new accounts numbered);
-//     4. each module's EndBlock, in module order (the validator updates
-//     CometBFT is told come from here, in that order);
-//     5. the state is committed: its root is the AppHash.
-//   - Query: a path a module registered is answered by that module.
+//  1. each module's BeginBlock, on the block's state (its events are block
+//     events);
+//  2. the block's transactions, in block order: EVM ones through the
+//     executor, native ones through native.Execute, whose messages run in
+//     the transaction's order, each by the handler its type URL names;
+//  3. the close of the EVM block (receipts; new accounts numbered);
+//  4. each module's EndBlock (the validator updates CometBFT is told come
+//     from here, in module order);
+//  5. the commit of the state, whose root is the AppHash.
+//
+// A replay of a committed block for a tracer runs 1 and 2 again, up to the
+// traced transaction. An abci_query path a module registered is answered by
+// that module.
 package module
 
 import (
