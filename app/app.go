@@ -2,6 +2,11 @@
 // check, blocks to propose and blocks to execute; it executes them with
 // go-ethereum (package evm) on the node's store and keeps the tx pool in step
 // with CometBFT's mempool.
+//
+// The native modules (native.Modules) run in the order package module
+// documents. What a development chain adds (dev transactions, clock edits,
+// automine, the proof-block wait) comes through one devChain (dev.go), nil
+// on a real chain.
 package app
 
 import (
@@ -23,6 +28,9 @@ import (
 
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/evm"
+	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/native"
+	"github.com/emberchain/ember/staking"
 	"github.com/emberchain/ember/store"
 	"github.com/emberchain/ember/txpool"
 )
@@ -56,13 +64,13 @@ type App struct {
 	genesis *AppState
 	config  *params.ChainConfig
 	rewards map[string]common.Address // CometBFT validator address (upper hex) -> fee recipient
+	modules *module.Manager           // the native modules, in their order (package module)
 	log     *slog.Logger
 	miner   minerSettings // this node's etherbase and minimum tip
 	hooks   MempoolHooks  // changes to CometBFT's mempool, made off the ABCI goroutine
 
-	dev    devState      // a dev chain's queued edits and waiters (dev.go)
-	manual manualMining  // a dev chain's automine switch (automine.go)
-	snap   snapshotState // state-sync snapshots served and restored (snapshot.go)
+	dev  *devChain     // a dev chain's additions (dev.go); nil on a real chain
+	snap snapshotState // state-sync snapshots served and restored (snapshot.go)
 
 	captureCalls atomic.Bool            // record internal transactions (see CaptureInternalCalls)
 	chainID      atomic.Pointer[string] // CometBFT chain id, signed by native transactions
@@ -94,15 +102,20 @@ func New(st *store.Store, pool *txpool.Pool, gs *AppState, log *slog.Logger) *Ap
 	for _, v := range gs.Validators {
 		rewards[strings.ToUpper(v.ConsAddress)] = v.RewardAddress
 	}
-	return &App{
+	a := &App{
 		store:   st,
 		pool:    pool,
 		genesis: gs,
 		config:  gs.EVM.Config,
 		rewards: rewards,
+		modules: native.Modules,
 		log:     log,
 		arrived: newArrivals(),
 	}
+	if gs.Dev {
+		a.dev = newDevChain(a)
+	}
+	return a
 }
 
 // OnCommit registers fn to be called, on the ABCI goroutine, after each block
@@ -145,7 +158,11 @@ func (a *App) InitChain(_ context.Context, req *abci.RequestInitChain) (*abci.Re
 	g.Timestamp = uint64(req.Time.Unix())
 	g.Alloc = accounts.GenesisAlloc(g.Alloc) // genesis accounts get numbers 0…n-1
 	a.SetChainID(req.ChainId)
-	if err := a.stakingGenesis(g.Alloc, req.Validators); err != nil { // see native.go
+	sections, err := a.genesis.modulesJSON()
+	if err != nil {
+		return nil, fmt.Errorf("app_state: %w", err)
+	}
+	if err := a.modules.InitGenesis(&module.Genesis{AppState: sections, Validators: req.Validators, Rewards: a.rewards, Alloc: g.Alloc}); err != nil {
 		return nil, err
 	}
 	block, err := a.store.InitGenesis(&g)
@@ -193,11 +210,41 @@ func (a *App) nextBaseFee() *big.Int {
 // RewardAddress is the fee recipient of blocks proposed by the validator
 // with the given CometBFT address.
 func (a *App) RewardAddress(proposer []byte) common.Address {
-	if addr, ok := a.stakingReward(proposer); ok { // set by staking (native.go)
+	if addr, ok := a.stakingReward(proposer); ok { // set by staking
 		return addr
 	}
 	if addr, ok := a.rewards[strings.ToUpper(hex.EncodeToString(proposer))]; ok {
 		return addr
 	}
 	return common.BytesToAddress(proposer)
+}
+
+// stakingReward is the reward address the staking state records for the
+// validator with CometBFT address proposer.
+func (a *App) stakingReward(proposer []byte) (common.Address, bool) {
+	head := a.store.Head()
+	if head == nil {
+		return common.Address{}, false
+	}
+	st, err := a.store.CachedStateAt(head.Root)
+	if err != nil {
+		return common.Address{}, false
+	}
+	v, ok := staking.ByConsAddress(st, common.BytesToAddress(proposer))
+	if !ok || v.RewardAddress == (common.Address{}) {
+		return common.Address{}, false
+	}
+	return v.RewardAddress, true
+}
+
+// SetChainID tells the app the CometBFT chain id, which native
+// transactions sign (InitChain also sets it; after a restart it is not
+// called).
+func (a *App) SetChainID(id string) { a.chainID.Store(&id) }
+
+func (a *App) chainIDString() string {
+	if p := a.chainID.Load(); p != nil {
+		return *p
+	}
+	return ""
 }

@@ -22,55 +22,75 @@ type manualMining struct {
 	held []pool.Key // admitted while off, in order; pruned as they leave the pool
 }
 
-// SetAutomine turns automine on or off; it reports whether transactions
-// are held (after turning it on, the next block takes them).
+// SetAutomine turns automine on or off (a dev chain's
+// evm_setAutomine); it reports whether transactions are held (after
+// turning it on, the next block takes them).
 func (a *App) SetAutomine(on bool) (held bool) {
-	a.manual.off.Store(!on)
-	a.manual.mu.Lock()
-	defer a.manual.mu.Unlock()
-	return len(a.manual.held) > 0
+	d := a.dev
+	if d == nil {
+		return false
+	}
+	d.manual.off.Store(!on)
+	d.manual.mu.Lock()
+	defer d.manual.mu.Unlock()
+	return len(d.manual.held) > 0
 }
 
-// Automine tells whether automine is on (anvil_getAutomine).
-func (a *App) Automine() bool { return !a.manual.off.Load() }
+// Automine tells whether automine is on (anvil_getAutomine); it always is
+// on a real chain.
+func (a *App) Automine() bool { return !a.dev.holding() }
+
+// holding tells whether automine is off, so admitted transactions are held.
+func (d *devChain) holding() bool { return d != nil && d.manual.off.Load() }
 
 // hold answers CheckTx for a transaction just admitted as pending while
 // automine is off, or nil when automine is on.
-func (a *App) hold(ptx *pool.Tx) *abci.ResponseCheckTx {
-	if !a.genesis.Dev || !a.manual.off.Load() {
+func (d *devChain) hold(ptx *pool.Tx) *abci.ResponseCheckTx {
+	if !d.holding() {
 		return nil
 	}
-	a.manual.mu.Lock()
-	a.manual.held = append(a.manual.held, ptx.Key)
-	a.manual.mu.Unlock()
+	d.manual.mu.Lock()
+	d.manual.held = append(d.manual.held, ptx.Key)
+	d.manual.mu.Unlock()
 	return &abci.ResponseCheckTx{Code: CodeHeld, Codespace: Codespace, Log: "held: automine is off; the next evm_mine includes it"}
 }
 
 // heldFor lists the held transactions a proposal of the mempool's txs
 // includes: all still pending, when automine is on again or the proposal
 // mines (carries a dev transaction that edits no state); none otherwise.
-func (a *App) heldFor(txs [][]byte) []*pool.Tx {
-	m := &a.manual
+func (d *devChain) heldFor(txs [][]byte) []*pool.Tx {
+	if d == nil {
+		return nil
+	}
+	m := &d.manual
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if len(m.held) == 0 || (m.off.Load() && !mines(txs)) {
 		return nil
 	}
-	return a.pruneHeld()
+	return d.pruneHeld()
 }
 
 // proposable is what a proposal takes when proposals take from the pool
-// (local.go): every pending transaction, but those held while automine is
-// off unless the proposal mines.
+// (local.go): every pending transaction, but, on a dev chain, those held
+// while automine is off unless the proposal mines.
 func (a *App) proposable(txs [][]byte) []*pool.Tx {
-	pending := a.pool.Pending()
-	m := &a.manual
+	return a.dev.withoutHeld(a.pool.Pending(), txs)
+}
+
+// withoutHeld is pending less the held transactions, unless automine is on
+// again or the proposal of txs mines.
+func (d *devChain) withoutHeld(pending []*pool.Tx, txs [][]byte) []*pool.Tx {
+	if d == nil {
+		return pending
+	}
+	m := &d.manual
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if len(m.held) == 0 {
 		return pending
 	}
-	held := a.pruneHeld()
+	held := d.pruneHeld()
 	if !m.off.Load() || mines(txs) {
 		return pending
 	}
@@ -88,14 +108,14 @@ func (a *App) proposable(txs [][]byte) []*pool.Tx {
 }
 
 // pruneHeld drops the held transactions no longer pending from the list
-// and returns the others, in order. Caller holds a.manual.mu.
-func (a *App) pruneHeld() []*pool.Tx {
-	m := &a.manual
+// and returns the others, in order. Caller holds d.manual.mu.
+func (d *devChain) pruneHeld() []*pool.Tx {
+	m, p := &d.manual, d.a.pool
 	out := make([]*pool.Tx, 0, len(m.held))
 	kept := m.held[:0]
 	for _, key := range m.held {
-		if a.pool.StatusOf(key) == pool.Pending {
-			out = append(out, a.pool.Get(key))
+		if p.StatusOf(key) == pool.Pending {
+			out = append(out, p.Get(key))
 			kept = append(kept, key)
 		}
 	}

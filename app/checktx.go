@@ -36,7 +36,7 @@ func (a *App) CheckTx(_ context.Context, req *abci.RequestCheckTx) (*abci.Respon
 		return refusal(CodeInvalid, errNoState), nil
 	}
 	if devchain.IsDev(req.Tx) { // dev.go
-		return a.checkDev(req.Tx), nil
+		return a.dev.check(req.Tx), nil
 	}
 	key := pool.KeyOf(req.Tx)
 	if req.Type == abci.CheckTxType_Recheck {
@@ -147,7 +147,7 @@ func (a *App) admitted(ptx *pool.Tx, added pool.Added) *abci.ResponseCheckTx {
 			fn(evm)
 		}
 	}
-	if res := a.hold(ptx); res != nil { // automine.go
+	if res := a.dev.hold(ptx); res != nil { // automine.go
 		return res
 	}
 	a.arrived.signal()

@@ -16,6 +16,22 @@ import (
 	pool "github.com/emberchain/ember/txpool"
 )
 
+// devChain is what a development chain (genesis app_state.dev, made by
+// `emberd dev`) adds to the ABCI app: dev transactions (package devchain)
+// checked, proposed and executed, their callers woken once their block is
+// committed, the clock and base-fee edits of the next block, automine
+// (automine.go) and the proof-block wait (proofwait.go). The app holds one
+// on a dev chain and nil on a real chain: every method of a nil *devChain
+// answers as a real chain does, so the consensus code calls them without
+// asking which chain it runs.
+type devChain struct {
+	a      *App
+	state  devState     // queued edits and waiters
+	manual manualMining // the automine switch (automine.go)
+}
+
+func newDevChain(a *App) *devChain { return &devChain{a: a} }
+
 // devState is a dev chain's node-local side of the dev transactions: the
 // clock and base-fee edits waiting for the next block (evm_increaseTime,
 // evm_setNextBlockTimestamp and anvil_setNextBlockBaseFeePerGas make no
@@ -39,10 +55,10 @@ type devState struct {
 	proofNext bool
 }
 
-// devBusy tells whether the next block has dev work: queued edits to
+// busy tells whether the next block has dev work: queued edits to
 // propose, or callers waiting for it to be committed.
-func (a *App) devBusy() bool {
-	d := &a.dev
+func (dc *devChain) busy() bool {
+	d := &dc.state
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return len(d.queued) > 0 && !d.proofNext || len(d.afterNext) > 0
@@ -52,13 +68,13 @@ func (a *App) devBusy() bool {
 var errNotDev = errors.New("dev transactions are only executed on development chains (made by `emberd dev`)")
 
 // Dev tells whether the chain is a development chain (genesis app_state.dev).
-func (a *App) Dev() bool { return a.genesis.Dev }
+func (a *App) Dev() bool { return a.dev != nil }
 
 // NewDevTx returns the bytes of dev transaction tx (its ID set here), for
 // the mempool, and a channel closed once a block holding it is committed;
-// call ForgetDevTx(id) if the caller stops waiting.
+// call ForgetDevTx(id) if the caller stops waiting. Dev chains only.
 func (a *App) NewDevTx(tx devchain.Tx) (raw []byte, id uint64, done <-chan struct{}) {
-	d := &a.dev
+	d := &a.dev.state
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	id = d.newID()
@@ -73,9 +89,10 @@ func (a *App) NewDevTx(tx devchain.Tx) (raw []byte, id uint64, done <-chan struc
 
 // ForgetDevTx stops tracking dev transaction id.
 func (a *App) ForgetDevTx(id uint64) {
-	a.dev.mu.Lock()
-	delete(a.dev.waiters, id)
-	a.dev.mu.Unlock()
+	d := &a.dev.state
+	d.mu.Lock()
+	delete(d.waiters, id)
+	d.mu.Unlock()
 }
 
 // newID is an id unused by this process: a random start (so a restarted
@@ -94,12 +111,16 @@ func (d *devState) newID() uint64 {
 // Settled is closed once the chain is settled: at once, unless the last
 // block changed the state, then when CometBFT's proof block after it is
 // committed (only then do the head's number and its AppHash stop moving
-// without a transaction).
+// without a transaction). A real chain's is closed at once.
 func (a *App) Settled() <-chan struct{} {
-	d := &a.dev
+	ch := make(chan struct{})
+	if a.dev == nil {
+		close(ch)
+		return ch
+	}
+	d := &a.dev.state
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	ch := make(chan struct{})
 	if !d.proofNext {
 		close(ch)
 		return ch
@@ -108,20 +129,26 @@ func (a *App) Settled() <-chan struct{} {
 	return ch
 }
 
-// QueueDevOps keeps clock and base-fee edits for the next block.
+// QueueDevOps keeps clock and base-fee edits for the next block. Dev
+// chains only.
 func (a *App) QueueDevOps(ops ...devchain.Op) {
-	a.dev.mu.Lock()
-	a.dev.queued = append(a.dev.queued, ops...)
-	a.dev.mu.Unlock()
+	d := &a.dev.state
+	d.mu.Lock()
+	d.queued = append(d.queued, ops...)
+	d.mu.Unlock()
 }
 
 // QueuedTimeShift is the seconds the queued evm_increaseTime calls add to
-// the clock offset.
+// the clock offset (0 on a real chain).
 func (a *App) QueuedTimeShift() int64 {
-	a.dev.mu.Lock()
-	defer a.dev.mu.Unlock()
+	if a.dev == nil {
+		return 0
+	}
+	d := &a.dev.state
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	var s int64
-	for _, op := range a.dev.queued {
+	for _, op := range d.queued {
 		if op.Kind == devchain.IncreaseTime {
 			s += op.Seconds
 		}
@@ -134,8 +161,12 @@ func (a *App) QueuedTimeShift() int64 {
 // of the mempool, if any. One mempool dev transaction per block, as each
 // asked for a block of its own (anvil_mine of n blocks sends n). A proof
 // block that takes no transactions (withTxs false, and no dev transaction
-// in the mempool) leaves the queued edits to the block after it.
-func (a *App) devProposal(mempool [][]byte, withTxs bool) [][]byte {
+// in the mempool) leaves the queued edits to the block after it. A real
+// chain's proposer adds nothing.
+func (dc *devChain) proposal(mempool [][]byte, withTxs bool) [][]byte {
+	if dc == nil {
+		return nil
+	}
 	var mined []byte
 	for _, raw := range mempool {
 		if devchain.IsDev(raw) {
@@ -144,7 +175,7 @@ func (a *App) devProposal(mempool [][]byte, withTxs bool) [][]byte {
 		}
 	}
 	var out [][]byte
-	d := &a.dev
+	d := &dc.state
 	d.mu.Lock()
 	if len(d.queued) > 0 && (!d.proofNext || withTxs || mined != nil) {
 		d.proposed = devchain.Encode(&devchain.Tx{ID: d.newID(), Ops: d.queued})
@@ -158,10 +189,10 @@ func (a *App) devProposal(mempool [][]byte, withTxs bool) [][]byte {
 	return out
 }
 
-// checkDev admits a well-formed dev transaction to the mempool of a dev
-// chain; the app's pool does not hold it.
-func (a *App) checkDev(raw []byte) *abci.ResponseCheckTx {
-	if !a.genesis.Dev {
+// check admits a well-formed dev transaction to the mempool of a dev
+// chain (a real chain refuses it); the app's pool does not hold it.
+func (d *devChain) check(raw []byte) *abci.ResponseCheckTx {
+	if d == nil {
 		return refusal(CodeDecode, errNotDev)
 	}
 	tx, err := devchain.Decode(raw)
@@ -169,7 +200,7 @@ func (a *App) checkDev(raw []byte) *abci.ResponseCheckTx {
 		return refusal(CodeDecode, err)
 	}
 	if tx.Send != nil {
-		if code, err := a.checkSend(tx.Send); err != nil {
+		if code, err := d.a.checkSend(tx.Send); err != nil {
 			return refusal(code, err)
 		}
 	}
@@ -198,8 +229,12 @@ func (a *App) checkSend(s *devchain.Send) (uint32, error) {
 }
 
 // withKeys leaves out of an executed block's transactions the impersonated
-// ones, whose fake signature holds no public key to record.
-func withKeys(txs types.Transactions) types.Transactions {
+// ones, whose fake signature holds no public key to record (a real chain
+// has none).
+func (d *devChain) withKeys(txs types.Transactions) types.Transactions {
+	if d == nil {
+		return txs
+	}
 	out := txs[:0:0]
 	for _, tx := range txs {
 		if _, ok := devchain.ImpersonatedSender(tx); !ok {
@@ -209,9 +244,9 @@ func withKeys(txs types.Transactions) types.Transactions {
 	return out
 }
 
-// decodeDev decodes a dev transaction of a block.
-func (a *App) decodeDev(raw []byte) blockTx {
-	if !a.genesis.Dev {
+// decode decodes a dev transaction of a block (a real chain rejects it).
+func (d *devChain) decode(raw []byte) blockTx {
+	if d == nil {
 		return blockTx{err: errNotDev}
 	}
 	tx, err := devchain.Decode(raw)
@@ -221,9 +256,12 @@ func (a *App) decodeDev(raw []byte) blockTx {
 	return blockTx{dev: tx, err: err}
 }
 
-// devHeader applies the clock and base-fee edits of a dev chain's block to
-// its header, before execution begins.
-func (a *App) devHeader(header, parent *types.Header, cometSecs int64, txs [][]byte) {
+// header applies the clock and base-fee edits of a dev chain's block to
+// its header, before execution begins; a real chain's header stays as it is.
+func (d *devChain) header(header, parent *types.Header, cometSecs int64, txs [][]byte) {
+	if d == nil {
+		return
+	}
 	var ops []devchain.Op
 	for _, raw := range txs {
 		if !devchain.IsDev(raw) {
@@ -261,14 +299,17 @@ func (r *blockRun) execDev(tx *devchain.Tx) *abci.ExecTxResult {
 // EventTypeDev is the event of each edit a dev transaction applies.
 const EventTypeDev = "ember_dev"
 
-// devCommitted wakes the callers waiting for the dev transactions of a
+// committed wakes the callers waiting for the dev transactions of a
 // committed block and drops the queued edits it carried. When the block
 // changed the state, CometBFT makes one more (empty) block at once to carry
 // the new AppHash: its callers are woken after that one, so that a client
 // sees a settled chain (the same head on every surface) when its call
 // returns.
-func (a *App) devCommitted(raws [][]byte, changedState bool) {
-	d := &a.dev
+func (dc *devChain) committed(raws [][]byte, changedState bool) {
+	if dc == nil {
+		return
+	}
+	d := &dc.state
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, ch := range d.afterNext {
@@ -306,19 +347,28 @@ func (a *App) Rewound() error {
 	a.mu.Lock()
 	a.pending = nil
 	a.mu.Unlock()
-	d := &a.dev
-	d.mu.Lock()
-	d.queued, d.proposed, d.proposedN = nil, nil, 0 // the clock goes back with the headers
-	d.proofNext = false
-	for _, ch := range d.afterNext {
-		close(ch)
-	}
-	d.afterNext = nil
-	d.mu.Unlock()
+	a.dev.rewound()
 	a.checkMu.Lock()
 	defer a.checkMu.Unlock()
 	if a.local.on {
 		a.local.idle = true // the new CometBFT waits for a transaction
 	}
 	return a.resetCheckState()
+}
+
+// rewound drops the queued edits and releases the callers waiting for a
+// block (see Rewound).
+func (dc *devChain) rewound() {
+	if dc == nil {
+		return
+	}
+	d := &dc.state
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.queued, d.proposed, d.proposedN = nil, nil, 0 // the clock goes back with the headers
+	d.proofNext = false
+	for _, ch := range d.afterNext {
+		close(ch)
+	}
+	d.afterNext = nil
 }

@@ -38,7 +38,7 @@ func (a *App) decodeBlockTx(raw []byte, fromPool bool) blockTx {
 		}
 	}
 	if devchain.IsDev(raw) {
-		return a.decodeDev(raw)
+		return a.dev.decode(raw)
 	}
 	if native.IsNative(raw) {
 		tx, err := native.Decode(raw, a.genesis.Bech32Prefix, a.genesis.Denom)
@@ -58,13 +58,14 @@ type blockRun struct {
 }
 
 // startBlock begins the block of header on statedb (its parent's state):
-// matured unbonding entries are paid back first.
+// the modules' begin-block work runs first (staking pays back matured
+// unbonding entries).
 func (a *App) startBlock(ctx context.Context, header *types.Header, statedb *state.StateDB, hooks *tracing.Hooks) (*blockRun, error) {
 	x := evm.NewExecutor(ctx, a.config, header, a.store, statedb, hooks)
 	r := &blockRun{x: x, nat: a.newNativeBlock(x, header)}
 	if err := r.nat.begin(); err != nil {
 		x.Finish()
-		return nil, fmt.Errorf("unbonding: %w", err)
+		return nil, err
 	}
 	return r, nil
 }
@@ -117,7 +118,7 @@ func (r *Replay) BlockContext() vm.BlockContext { return r.run.x.BlockContext() 
 // EVM transactions: it holds native transactions or matured unbonding
 // entries, which a tracer that only re-runs the EVM block would miss.
 func (r *Replay) Other() bool {
-	if len(r.run.nat.events) > 0 {
+	if len(r.run.nat.events.List()) > 0 {
 		return true
 	}
 	for _, t := range r.txs {

@@ -35,13 +35,14 @@ type finalized struct {
 // per transaction with its events. The app hash is the new state root.
 func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock) (*abci.ResponseFinalizeBlock, error) {
 	parent := a.store.Head()
-	if parent == nil || parent.Number.Int64() != req.Height-1 {
+	if parent == nil { // state-syncing, or InitChain never ran
+		return nil, fmt.Errorf("finalize block %d: no durable head", req.Height)
+	}
+	if parent.Number.Int64() != req.Height-1 {
 		return nil, fmt.Errorf("finalize block %d: durable head is %v", req.Height, parent.Number)
 	}
 	header := a.newHeader(parent, req)
-	if a.genesis.Dev {
-		a.devHeader(header, parent, req.Time.Unix(), req.Txs) // dev.go
-	}
+	a.dev.header(header, parent, req.Time.Unix(), req.Txs) // dev chains' clock and base-fee edits (dev.go)
 	statedb, err := a.store.StateAt(parent.Root)
 	if err != nil {
 		return nil, fmt.Errorf("finalize block %d: open parent state: %w", req.Height, err)
@@ -67,10 +68,13 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 	res := run.x.Finish()
 	// Number new accounts and record first public keys before the state is
 	// committed, so the AppHash covers them.
-	if err := tracker.Apply(statedb, evm.Signer(a.config, header.Number, header.Time), withKeys(res.Txs)); err != nil {
+	if err := tracker.Apply(statedb, evm.Signer(a.config, header.Number, header.Time), a.dev.withKeys(res.Txs)); err != nil {
 		return nil, fmt.Errorf("finalize block %d: native accounts: %w", req.Height, err)
 	}
-	updates := run.nat.end(statedb)
+	updates, err := run.nat.end(statedb)
+	if err != nil {
+		return nil, fmt.Errorf("finalize block %d: end block: %w", req.Height, err)
+	}
 	changed := balances.Changed(statedb)
 
 	root, err := statedb.Commit(evm.Rules(a.config, header.Number, header.Time), header.Number.Uint64())
@@ -93,7 +97,7 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 		a.pending.calls = rec.Frames()
 	}
 	a.mu.Unlock()
-	return &abci.ResponseFinalizeBlock{TxResults: results, AppHash: root.Bytes(), ValidatorUpdates: updates, Events: run.nat.events}, nil
+	return &abci.ResponseFinalizeBlock{TxResults: results, AppHash: root.Bytes(), ValidatorUpdates: updates, Events: run.nat.events.List()}, nil
 }
 
 // nativeRecord is what the store keeps of a native transaction at position
@@ -177,8 +181,6 @@ func (a *App) Commit(context.Context, *abci.RequestCommit) (*abci.ResponseCommit
 	for _, fn := range listeners {
 		fn(committed)
 	}
-	if a.genesis.Dev {
-		a.devCommitted(p.rawTxs, p.block.Root() != parentRoot) // after the listeners: a caller woken sees the block everywhere
-	}
+	a.dev.committed(p.rawTxs, p.block.Root() != parentRoot) // after the listeners: a caller woken sees the block everywhere
 	return &abci.ResponseCommit{}, nil
 }

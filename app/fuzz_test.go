@@ -40,6 +40,7 @@ func newDevTestApp(t testing.TB) (*App, *ecdsa.PrivateKey) {
 	key, _ := crypto.GenerateKey()
 	a := newTestApp(t, crypto.PubkeyToAddress(key.PublicKey))
 	a.genesis.Dev = true
+	a.dev = newDevChain(a) // as New makes it for a dev genesis
 	return a, key
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/emberchain/ember/evm"
+	"github.com/emberchain/ember/staking"
 )
 
 // AppState is the app_state section of genesis.json.
@@ -40,40 +41,19 @@ type AppState struct {
 	Dev bool `json:"dev,omitempty"`
 }
 
-// Staking is the genesis of the validator set. Each validator's voting
-// power is its bonded tokens / 10^18; the CometBFT genesis validators must
-// be the same set with the same powers.
-type Staking struct {
-	// UnbondingTime is how long undelegated tokens stay locked, as a Go
-	// duration ("60s", "504h").
-	UnbondingTime string `json:"unbonding_time"`
-	// Validators are bonded from block 1 on.
-	Validators []GenesisValidator `json:"validators"`
-}
+// Staking is app_state.staking, the staking module's genesis (see
+// staking.GenesisState).
+type Staking = staking.GenesisState
 
-// GenesisValidator is one validator bonded at genesis. Its self-bond is
-// minted at genesis into the bonded pool (it is not taken from Alloc).
-type GenesisValidator struct {
-	Moniker string `json:"moniker"`
-	// Operator is the account that operates the validator (embervaloper1…
-	// is the bech32 spelling of the same 20 bytes).
-	Operator common.Address `json:"operator_address"`
-	// ConsensusPubKey is the 32-byte ed25519 key of priv_validator_key.json
-	// (base64 in JSON).
-	ConsensusPubKey []byte `json:"consensus_pubkey"`
-	// Tokens is the self-bond in the base denomination.
-	Tokens *Amount `json:"tokens"`
-}
+// GenesisValidator is one validator bonded at genesis.
+type GenesisValidator = staking.GenesisValidator
 
-// Amount is an amount of the base denomination in genesis: written as a
-// decimal string, as Cosmos writes amounts, and read from decimal or 0x hex.
-type Amount big.Int
+// Amount is an amount of the base denomination in genesis.
+type Amount = staking.Amount
 
-// MarshalText implements encoding.TextMarshaler.
-func (a *Amount) MarshalText() ([]byte, error) { return []byte((*big.Int)(a).String()), nil }
-
-// UnmarshalText implements encoding.TextUnmarshaler.
-func (a *Amount) UnmarshalText(b []byte) error { return (*math.HexOrDecimal256)(a).UnmarshalText(b) }
+// DefaultUnbondingTime is the unbonding time of a genesis without a staking
+// section: Cosmos's default of 21 days.
+const DefaultUnbondingTime = staking.DefaultUnbondingTime
 
 // FeeMarket parameters. The base fee starts at the EVM genesis baseFeePerGas
 // and follows EIP-1559 (elasticity 2, change denominator 8) but never drops
@@ -198,6 +178,16 @@ func ParseAppState(raw json.RawMessage, chainID string) (*AppState, error) {
 		s.Denom = DefaultDenom
 	}
 	return &s, nil
+}
+
+// modulesJSON is the app state the modules read their genesis sections
+// from: all of it but the EVM genesis, which no module reads and whose
+// allocation can be large.
+func (s *AppState) modulesJSON() (json.RawMessage, error) {
+	return json.Marshal(struct {
+		*AppState
+		EVM *core.Genesis `json:"evm,omitempty"`
+	}{AppState: s})
 }
 
 // MinBaseFee is the base-fee floor (zero when unset).

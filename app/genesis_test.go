@@ -1,6 +1,10 @@
 package app
 
-import "testing"
+import (
+	"encoding/json"
+	"math/big"
+	"testing"
+)
 
 func TestParseChainID(t *testing.T) {
 	good := map[string]uint64{"ember_9000-1": 9000, "ember_31337-1": 31337, "abc_1-22": 1}
@@ -14,5 +18,28 @@ func TestParseChainID(t *testing.T) {
 		if _, err := ParseChainID(s); err == nil {
 			t.Errorf("ParseChainID(%q) accepted", s)
 		}
+	}
+}
+
+// TestModulesJSON: the modules read their sections from the app state
+// without the EVM genesis, whose allocation no module reads.
+func TestModulesJSON(t *testing.T) {
+	gs := NewAppState(GenesisParams{ChainID: big.NewInt(9000), Staking: &Staking{UnbondingTime: "60s"}, Dev: true})
+	raw, err := gs.modulesJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sections map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &sections); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := sections["evm"]; ok {
+		t.Errorf("modules' app state holds the EVM genesis: %s", raw)
+	}
+	if got := string(sections["staking"]); got != `{"unbonding_time":"60s","validators":null}` {
+		t.Errorf("staking section %s", got)
+	}
+	if got := string(sections["bech32_prefix"]); got != `"ember"` {
+		t.Errorf("bech32_prefix %s", got)
 	}
 }

@@ -48,7 +48,7 @@ func (a *App) AdmitLocally() {
 // held, as CheckTx decides), and while CometBFT waits for a transaction to
 // start a block. Call Precheck first.
 func (a *App) AdmitLocal(raw []byte, key pool.Key) (*abci.ResponseCheckTx, bool, error) {
-	if !a.local.on || a.manual.off.Load() || native.IsNative(raw) || devchain.IsDev(raw) || a.store.Head() == nil {
+	if !a.local.on || a.dev.holding() || native.IsNative(raw) || devchain.IsDev(raw) || a.store.Head() == nil {
 		return nil, false, nil
 	}
 	ptx, res := a.decodeUnpooled(raw, key)
@@ -81,7 +81,7 @@ func (a *App) localCommitted(changedState bool) {
 		return
 	}
 	a.local.idle = !changedState
-	if changedState || a.manual.off.Load() || a.hooks.Wake == nil {
+	if changedState || a.dev.holding() || a.hooks.Wake == nil {
 		return
 	}
 	if ptx := a.proposable(nil); len(ptx) > 0 {

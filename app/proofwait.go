@@ -3,8 +3,6 @@ package app
 import (
 	"context"
 	"time"
-
-	pool "github.com/emberchain/ember/txpool"
 )
 
 // proofWait is how long a dev chain's empty proposal waits for a
@@ -45,36 +43,34 @@ func (r arrivals) signal() {
 
 // awaitArrival holds back an empty dev proposal (txs empty) for at most
 // proofWait until a transaction is admitted; it reports whether the pool
-// has pending transactions the proposal should take. It does not wait when
-// automine is off (admitted txs are held), or when dev edits are queued or
-// a caller waits for this very block (evm_setBalance and friends).
-func (a *App) awaitArrival(ctx context.Context, txs [][]byte) bool {
-	if !a.genesis.Dev || len(txs) > 0 || a.manual.off.Load() || a.devBusy() {
+// has pending transactions the proposal should take. It does not wait on a
+// real chain (d nil), when automine is off (admitted txs are held), or when
+// dev edits are queued or a caller waits for this very block
+// (evm_setBalance and friends).
+func (d *devChain) awaitArrival(ctx context.Context, txs [][]byte) bool {
+	if d == nil || len(txs) > 0 || d.manual.off.Load() || d.busy() {
 		return false
 	}
+	arrived, p := d.a.arrived, d.a.pool
 	select { // a signal of a transaction already proposed
-	case <-a.arrived.ch:
+	case <-arrived.ch:
 	default:
 	}
-	if pending, _ := a.pool.Stats(); pending > 0 {
+	if pending, _ := p.Stats(); pending > 0 {
 		return true
 	}
-	t := time.NewTimer(a.arrived.wait)
+	t := time.NewTimer(arrived.wait)
 	defer t.Stop()
 	select {
-	case <-a.arrived.ch:
+	case <-arrived.ch:
 	case <-t.C:
 	case <-ctx.Done():
 	}
-	if a.manual.off.Load() {
+	if d.manual.off.Load() {
 		// Automine went off during the wait: what arrived since is held
 		// for evm_mine, not for this block.
 		return false
 	}
-	pending, _ := a.pool.Stats()
+	pending, _ := p.Stats()
 	return pending > 0
 }
-
-// arrivedTxs is what a proposal that waited takes: every pending
-// transaction (CometBFT's mempool had none when it asked).
-func (a *App) arrivedTxs() []*pool.Tx { return a.pool.Pending() }

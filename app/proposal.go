@@ -17,7 +17,7 @@ import (
 // CometBFT's byte budget. A node with an etherbase puts its coinbase marker
 // first (see coinbaseMarker).
 func (a *App) PrepareProposal(ctx context.Context, req *abci.RequestPrepareProposal) (*abci.ResponsePrepareProposal, error) {
-	arrived := a.awaitArrival(ctx, req.Txs) // proofwait.go; before checkMu, which CheckTx takes
+	arrived := a.dev.awaitArrival(ctx, req.Txs) // proofwait.go; before checkMu, which CheckTx takes
 	a.checkMu.Lock()
 	defer a.checkMu.Unlock()
 	if err := a.ensureCheckState(); err != nil {
@@ -41,11 +41,9 @@ func (a *App) PrepareProposal(ctx context.Context, req *abci.RequestPreparePropo
 		budget -= protoSize(marker)
 		out = append(out, marker)
 	}
-	if a.genesis.Dev {
-		for _, raw := range a.devProposal(req.Txs, len(ordered) > 0) { // dev.go
-			budget -= protoSize(raw)
-			out = append(out, raw)
-		}
+	for _, raw := range a.dev.proposal(req.Txs, len(ordered) > 0) { // dev chains' dev transactions (dev.go)
+		budget -= protoSize(raw)
+		out = append(out, raw)
 	}
 	for _, ptx := range ordered {
 		if budget -= protoSize(ptx.Raw); budget < 0 {
@@ -61,8 +59,8 @@ func (a *App) PrepareProposal(ctx context.Context, req *abci.RequestPreparePropo
 // proposal releases, and all pending ones when a proposal of none waited
 // for an arrival.
 func (a *App) mempoolCandidates(txs [][]byte, arrived bool) []*pool.Tx {
-	if arrived { // txs was empty, so nothing is taken twice
-		return a.arrivedTxs()
+	if arrived { // txs was empty, so nothing is taken twice: take every pending one
+		return a.pool.Pending()
 	}
 	candidates := make([]*pool.Tx, 0, len(txs))
 	for _, raw := range txs {
@@ -71,10 +69,7 @@ func (a *App) mempoolCandidates(txs [][]byte, arrived bool) []*pool.Tx {
 			candidates = append(candidates, a.pool.Get(key))
 		}
 	}
-	if a.genesis.Dev {
-		candidates = append(candidates, a.heldFor(txs)...) // automine.go
-	}
-	return candidates
+	return append(candidates, a.dev.heldFor(txs)...) // automine.go
 }
 
 // protoSize is what raw adds to a block's data, as CometBFT counts it

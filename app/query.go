@@ -15,6 +15,8 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/staking"
 )
 
 // Query paths.
@@ -68,6 +70,9 @@ func (a *App) Query(ctx context.Context, req *abci.RequestQuery) (*abci.Response
 			return res, nil
 		}
 	}
+	if mq, ok := a.modules.Query(req.Path); ok {
+		return a.moduleQuery(mq, req), nil
+	}
 	switch {
 	case strings.HasPrefix(req.Path, QueryAccount):
 		return a.queryAccount(req), nil
@@ -75,8 +80,6 @@ func (a *App) Query(ctx context.Context, req *abci.RequestQuery) (*abci.Response
 		return a.queryNativeAccount(req), nil
 	case strings.HasPrefix(req.Path, QueryPendingNonce):
 		return a.queryPendingNonce(req), nil
-	case req.Path == QueryValidators:
-		return a.queryValidators(req), nil
 	case req.Path == QueryGasPrice:
 		return a.queryGasPrice(), nil
 	case strings.HasPrefix(req.Path, QueryBlock):
@@ -194,4 +197,51 @@ func (a *App) queryPendingNonce(req *abci.RequestQuery) *abci.ResponseQuery {
 // for paths it does not serve. Set before CometBFT starts.
 func (a *App) SetServiceQuery(route func(context.Context, *abci.RequestQuery) (*abci.ResponseQuery, bool)) {
 	a.serviceQuery = route
+}
+
+// QueryValidators is "/ember/validators", the staking module's query (see
+// staking.QueryValidators).
+const QueryValidators = staking.QueryValidators
+
+// Answers to QueryValidators (see package staking).
+type (
+	ValidatorsJSON = staking.ValidatorsJSON
+	ValidatorJSON  = staking.ValidatorJSON
+	PubKeyJSON     = staking.PubKeyJSON
+	UnbondingJSON  = staking.UnbondingJSON
+)
+
+// moduleQuery answers a query a module registered, from the state at the
+// requested height.
+func (a *App) moduleQuery(q module.Query, req *abci.RequestQuery) *abci.ResponseQuery {
+	st, header, fail := a.stateAt(req.Height)
+	if fail != nil {
+		return fail
+	}
+	value, err := q.Answer(st, &module.Env{Prefix: a.genesis.Bech32Prefix, Denom: a.genesis.Denom})
+	if err != nil {
+		return badQuery("%s: %v", req.Path, err)
+	}
+	return &abci.ResponseQuery{Code: CodeOK, Value: value, Height: header.Number.Int64()}
+}
+
+// QueryGasPrice is "/ember/gas-price": the next block's base fee and this
+// node's minimum gas price, decimal strings in the base denomination
+// (GasPriceJSON). A native tx's fee must be at least gas limit × the larger.
+const QueryGasPrice = "/ember/gas-price"
+
+// GasPriceJSON is the answer to QueryGasPrice.
+type GasPriceJSON struct {
+	BaseFee     string `json:"base_fee"`
+	MinGasPrice string `json:"min_gas_price"`
+	Denom       string `json:"denom"`
+}
+
+func (a *App) queryGasPrice() *abci.ResponseQuery {
+	head := a.store.Head()
+	if head == nil {
+		return &abci.ResponseQuery{Code: CodeNoState, Codespace: Codespace, Log: "no state"}
+	}
+	value, _ := json.Marshal(GasPriceJSON{BaseFee: a.nextBaseFee().String(), MinGasPrice: a.MinTip().String(), Denom: a.genesis.Denom})
+	return &abci.ResponseQuery{Code: CodeOK, Value: value, Height: head.Number.Int64()}
 }

@@ -1,108 +1,60 @@
 package native
 
 import (
-	"errors"
-	"fmt"
+	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/staking"
 )
 
 // Codespaces of native transaction results, as the Cosmos SDK reports them.
 const (
-	CodespaceSDK     = "sdk"
-	CodespaceStaking = "staking"
+	CodespaceSDK     = module.CodespaceSDK
+	CodespaceStaking = staking.CodespaceStaking
 )
 
 // Cosmos SDK error codes (types/errors) in codespace sdk.
 const (
-	CodeTxDecode          uint32 = 2
-	CodeUnauthorized      uint32 = 4
-	CodeInsufficientFunds uint32 = 5
-	CodeUnknownRequest    uint32 = 6
-	CodeInvalidAddress    uint32 = 7
-	CodeInvalidPubKey     uint32 = 8
-	CodeUnknownAddress    uint32 = 9
-	CodeInvalidCoins      uint32 = 10
-	CodeOutOfGas          uint32 = 11
-	CodeMemoTooLarge      uint32 = 12
-	CodeInsufficientFee   uint32 = 13
-	CodeTooManySignatures uint32 = 14
-	CodeNoSignatures      uint32 = 15
-	CodeInvalidRequest    uint32 = 18
-	CodeTxInMempool       uint32 = 19
-	CodeMempoolFull       uint32 = 20
-	CodeTxTooLarge        uint32 = 21
-	CodeInvalidSigner     uint32 = 24
-	CodeTxTimeoutHeight   uint32 = 30
-	CodeWrongSequence     uint32 = 32
-	CodeInvalidGasLimit   uint32 = 41
+	CodeTxDecode          = module.CodeTxDecode
+	CodeUnauthorized      = module.CodeUnauthorized
+	CodeInsufficientFunds = module.CodeInsufficientFunds
+	CodeUnknownRequest    = module.CodeUnknownRequest
+	CodeInvalidAddress    = module.CodeInvalidAddress
+	CodeInvalidPubKey     = module.CodeInvalidPubKey
+	CodeUnknownAddress    = module.CodeUnknownAddress
+	CodeInvalidCoins      = module.CodeInvalidCoins
+	CodeOutOfGas          = module.CodeOutOfGas
+	CodeMemoTooLarge      = module.CodeMemoTooLarge
+	CodeInsufficientFee   = module.CodeInsufficientFee
+	CodeTooManySignatures = module.CodeTooManySignatures
+	CodeNoSignatures      = module.CodeNoSignatures
+	CodeInvalidRequest    = module.CodeInvalidRequest
+	CodeTxInMempool       = module.CodeTxInMempool
+	CodeMempoolFull       = module.CodeMempoolFull
+	CodeTxTooLarge        = module.CodeTxTooLarge
+	CodeInvalidSigner     = module.CodeInvalidSigner
+	CodeTxTimeoutHeight   = module.CodeTxTimeoutHeight
+	CodeWrongSequence     = module.CodeWrongSequence
+	CodeInvalidGasLimit   = module.CodeInvalidGasLimit
 )
 
 // Staking module error codes (x/staking/types/errors.go).
 const (
-	CodeStakingNoValidator     uint32 = 3
-	CodeStakingOperatorExists  uint32 = 4
-	CodeStakingPubKeyExists    uint32 = 5
-	CodeStakingBadPubKeyType   uint32 = 6
-	CodeStakingNoDelegation    uint32 = 19
-	CodeStakingNotEnoughShares uint32 = 24
-	CodeStakingBadDelegation   uint32 = 18 // bad delegation amount; Ember also: empty set, power cap
+	CodeStakingNoValidator     = staking.CodeNoValidator
+	CodeStakingOperatorExists  = staking.CodeOperatorExists
+	CodeStakingPubKeyExists    = staking.CodePubKeyExists
+	CodeStakingBadPubKeyType   = staking.CodeBadPubKeyType
+	CodeStakingNoDelegation    = staking.CodeNoDelegation
+	CodeStakingNotEnoughShares = staking.CodeNotEnoughShares
+	CodeStakingBadDelegation   = staking.CodeBadDelegation
 )
 
-// Error is a refusal with its Cosmos code. Its text is Cosmos's:
-// "<detail>: <description>", e.g. "account sequence mismatch, expected 3,
-// got 2: incorrect account sequence".
-type Error struct {
-	Codespace string
-	Code      uint32
-	Desc      string // the registered description, e.g. "incorrect account sequence"
-	Detail    string // the wrapping text; empty for the bare error
-}
-
-func (e *Error) Error() string {
-	if e.Detail == "" {
-		return e.Desc
-	}
-	return e.Detail + ": " + e.Desc
-}
-
-var sdkDesc = map[uint32]string{
-	CodeTxDecode:          "tx parse error",
-	CodeUnauthorized:      "unauthorized",
-	CodeInsufficientFunds: "insufficient funds",
-	CodeUnknownRequest:    "unknown request",
-	CodeInvalidAddress:    "invalid address",
-	CodeInvalidPubKey:     "invalid pubkey",
-	CodeUnknownAddress:    "unknown address",
-	CodeInvalidCoins:      "invalid coins",
-	CodeOutOfGas:          "out of gas",
-	CodeMemoTooLarge:      "memo too large",
-	CodeInsufficientFee:   "insufficient fee",
-	CodeTooManySignatures: "maximum number of signatures exceeded",
-	CodeNoSignatures:      "no signatures supplied",
-	CodeInvalidRequest:    "invalid request",
-	CodeTxInMempool:       "tx already in mempool",
-	CodeMempoolFull:       "mempool is full",
-	CodeTxTooLarge:        "tx too large",
-	CodeInvalidSigner:     "tx intended signer does not match the given signer",
-	CodeTxTimeoutHeight:   "tx timeout height",
-	CodeWrongSequence:     "incorrect account sequence",
-	CodeInvalidGasLimit:   "invalid gas limit",
-}
+// Error is a refusal with its Cosmos code (see module.Error).
+type Error = module.Error
 
 // sdkErr is a codespace-sdk error wrapped with a formatted detail.
 func sdkErr(code uint32, format string, args ...any) *Error {
-	return &Error{Codespace: CodespaceSDK, Code: code, Desc: sdkDesc[code], Detail: fmt.Sprintf(format, args...)}
-}
-
-func stakingErr(code uint32, desc string) *Error {
-	return &Error{Codespace: CodespaceStaking, Code: code, Desc: desc}
+	return module.SDKError(code, format, args...)
 }
 
 // AsError returns err as an *Error, classifying an unknown error as an
 // invalid request.
-func AsError(err error) *Error {
-	var e *Error
-	if errors.As(err, &e) {
-		return e
-	}
-	return sdkErr(CodeInvalidRequest, "%v", err)
-}
+func AsError(err error) *Error { return module.AsError(err) }

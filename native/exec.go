@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"math/big"
 	"strconv"
-	"time"
 
 	abci "github.com/cometbft/cometbft/abci/types"
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/tracing"
 	"github.com/holiman/uint256"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/bank"
+	"github.com/emberchain/ember/module"
 	"github.com/emberchain/ember/staking"
 )
 
@@ -21,10 +21,10 @@ import (
 const (
 	GasTxBase             = 21_000 // like an EVM transfer: signature check, nonce, fee
 	GasPerByte            = 10     // Cosmos's tx_size_cost_per_byte
-	GasMsgSend            = 10_000
-	GasMsgCreateValidator = 100_000
-	GasMsgDelegate        = 50_000 // MsgDelegate and MsgUndelegate
-	GasMsgEdit            = 20_000 // MsgEditValidator and MsgSetWithdrawAddress
+	GasMsgSend            = bank.GasMsgSend
+	GasMsgCreateValidator = staking.GasMsgCreateValidator
+	GasMsgDelegate        = staking.GasMsgDelegate // MsgDelegate and MsgUndelegate
+	GasMsgEdit            = staking.GasMsgEdit     // MsgEditValidator and MsgSetWithdrawAddress
 )
 
 // GasUsed is the gas the tx is charged: GasTxBase + GasPerByte × size + the
@@ -40,36 +40,15 @@ func GasOf(size int, msgs []*Msg) uint64 {
 	return gas
 }
 
-// Env is the chain context of a check or an execution.
-type Env struct {
-	ChainID string
-	Prefix  string
-	Denom   string
-	// BaseFee is the block's base fee (execution) or the next block's
-	// (CheckTx); the fee must cover gas_limit × max(BaseFee, MinGasPrice).
-	BaseFee     *big.Int
-	MinGasPrice *big.Int // the node's minimum gas price; nil in execution
-	GasLimit    uint64   // block gas limit
-	Height      int64    // of the block the tx goes into
-	Time        time.Time
-	Coinbase    common.Address // receives the fee above the burnt base fee
-}
+// Env is the chain context of a check or an execution (see module.Env).
+type Env = module.Env
 
 // Reader is the state a check reads; *state.StateDB satisfies it.
-type Reader interface {
-	staking.Reader
-	GetNonce(common.Address) uint64
-	GetBalance(common.Address) *uint256.Int
-}
+type Reader = module.Reader
 
 // State is the state execution changes; the hooked state of a block's EVM
 // satisfies it.
-type State interface {
-	staking.State
-	Exist(common.Address) bool
-	Snapshot() int
-	RevertToSnapshot(int)
-}
+type State = module.State
 
 // Ante runs the checks of the Cosmos ante handler that do not depend on the
 // sequence rule (CheckTx and execution apply their own): timeout height, gas
@@ -115,7 +94,7 @@ func SequenceError(expected, got uint64) error {
 
 // FundsError is the refusal of a spend above the spendable balance.
 func FundsError(balance, spend *big.Int, denom string) error {
-	return sdkErr(CodeInsufficientFunds, "spendable balance %s%s is smaller than %s%s", balance, denom, spend, denom)
+	return module.FundsError(balance, spend, denom)
 }
 
 // CheckMsgs checks the messages against st without changing it, as far as
@@ -123,53 +102,11 @@ func FundsError(balance, spend *big.Int, denom string) error {
 // block when an earlier transaction changed what it relies on).
 func CheckMsgs(st Reader, tx *Tx) error {
 	for _, m := range tx.Msgs {
-		var err error
-		switch m.TypeURL {
-		case TypeMsgCreateValidator:
-			err = staking.CheckCreate(st, m.Validator, m.ConsKey, m.Amount)
-		case TypeMsgDelegate:
-			err = staking.CheckDelegate(st, m.Validator, m.Amount)
-		case TypeMsgUndelegate:
-			err = staking.CheckUndelegate(st, m.Signer, m.Validator, m.Amount)
-		case TypeMsgEditValidator, TypeMsgSetWithdrawAddress:
-			if v, ok := staking.Get(st, m.Validator); !ok || !v.HasOperator {
-				err = staking.ErrNoValidator
-			}
-		}
-		if err != nil {
-			return stakingError(err)
+		if err := m.Check(st); err != nil {
+			return err
 		}
 	}
 	return nil
-}
-
-// stakingError gives a staking error its Cosmos code.
-func stakingError(err error) *Error {
-	switch err {
-	case staking.ErrNoValidator:
-		return stakingErr(CodeStakingNoValidator, err.Error())
-	case staking.ErrOperatorExists:
-		return stakingErr(CodeStakingOperatorExists, err.Error())
-	case staking.ErrPubKeyExists:
-		return stakingErr(CodeStakingPubKeyExists, err.Error())
-	case staking.ErrNoDelegation:
-		return stakingErr(CodeStakingNoDelegation, err.Error())
-	case staking.ErrNotEnoughShares:
-		return stakingErr(CodeStakingNotEnoughShares, err.Error())
-	case staking.ErrEmptySet, staking.ErrPowerTooHigh:
-		return stakingErr(CodeStakingBadDelegation, "invalid delegation amount").wrap("%v", err)
-	}
-	if e, ok := err.(*Error); ok {
-		return e
-	}
-	return sdkErr(CodeInsufficientFunds, "%v", trimSuffix(err.Error(), ": "+staking.ErrInsufficientFund.Error()))
-}
-
-func trimSuffix(s, suffix string) string {
-	if len(s) >= len(suffix) && s[len(s)-len(suffix):] == suffix {
-		return s[:len(s)-len(suffix)]
-	}
-	return s
 }
 
 // Execute runs a tx in a block. A tx that fails the ante checks (including
@@ -204,139 +141,25 @@ func Execute(st State, tx *Tx, env *Env) (*abci.ExecTxResult, error) {
 		accounts.SetPubKey(w, tx.Signer, pub)
 	}
 
-	ev := &events{prefix: env.Prefix, denom: env.Denom}
-	signer := ev.acc(tx.Signer)
-	ev.add("tx", "fee", ev.coin(tx.Fee), "fee_payer", signer)
-	ev.add("tx", "acc_seq", fmt.Sprintf("%s/%d", signer, tx.Sequence))
-	ev.add("tx", "signature", base64.StdEncoding.EncodeToString(tx.Signature))
+	ev := module.NewEvents(env.Prefix, env.Denom)
+	signer := ev.Acc(tx.Signer)
+	ev.Add("tx", "fee", ev.Coin(tx.Fee), "fee_payer", signer)
+	ev.Add("tx", "acc_seq", fmt.Sprintf("%s/%d", signer, tx.Sequence))
+	ev.Add("tx", "signature", base64.StdEncoding.EncodeToString(tx.Signature))
 	res := &abci.ExecTxResult{GasWanted: int64(tx.GasLimit), GasUsed: int64(gasUsed)}
 
 	snap := st.Snapshot()
-	msgEvents := &events{prefix: env.Prefix, denom: env.Denom}
+	msgEvents := module.NewEvents(env.Prefix, env.Denom)
 	for i, m := range tx.Msgs {
-		if err := runMsg(st, m, i, env, msgEvents); err != nil {
+		if err := m.Exec(st, &module.MsgContext{Env: env, Events: msgEvents, Index: strconv.Itoa(i)}); err != nil {
 			st.RevertToSnapshot(snap)
 			e := AsError(err)
-			if _, ok := err.(*Error); !ok {
-				e = stakingError(err)
-			}
 			res.Code, res.Codespace = e.Code, e.Codespace
 			res.Log = fmt.Sprintf("failed to execute message; message index: %d: %s", i, e.Error())
-			res.Events = ev.list
+			res.Events = ev.List()
 			return res, nil
 		}
 	}
-	res.Events = append(ev.list, msgEvents.list...)
+	res.Events = append(ev.List(), msgEvents.List()...)
 	return res, nil
-}
-
-// runMsg executes message i.
-func runMsg(st State, m *Msg, i int, env *Env, ev *events) error {
-	idx := strconv.Itoa(i)
-	sender := ev.acc(m.Signer)
-	ev.add("message", "action", m.Action(), "sender", sender, "module", m.Module(), "msg_index", idx)
-	switch m.TypeURL {
-	case TypeMsgSend:
-		bal := st.GetBalance(m.Signer).ToBig()
-		if bal.Cmp(m.Amount) < 0 {
-			return FundsError(bal, m.Amount, env.Denom)
-		}
-		amt, _ := uint256.FromBig(m.Amount)
-		st.SubBalance(m.Signer, amt, tracing.BalanceChangeTransfer)
-		st.AddBalance(m.To, amt, tracing.BalanceChangeTransfer)
-		ev.transfer(m.Signer, m.To, m.Amount, idx)
-	case TypeMsgCreateValidator:
-		if err := fundsFor(st, m.Signer, m.Amount, env.Denom); err != nil {
-			return err
-		}
-		if err := staking.Create(st, m.Validator, m.ConsKey, *m.Moniker, m.Amount); err != nil {
-			return err
-		}
-		ev.coins(m.Signer, staking.BondedPool, m.Amount, idx)
-		ev.add("create_validator", "validator", ev.valoper(m.Validator), "amount", ev.coin(m.Amount), "msg_index", idx)
-	case TypeMsgEditValidator:
-		if err := staking.Edit(st, m.Validator, m.Moniker, nil); err != nil {
-			return err
-		}
-		v, _ := staking.Get(st, m.Validator)
-		ev.add("edit_validator", "validator", ev.valoper(m.Validator), "moniker", v.Moniker, "msg_index", idx)
-	case TypeMsgSetWithdrawAddress:
-		if err := staking.Edit(st, m.Validator, nil, &m.To); err != nil {
-			return err
-		}
-		ev.add("set_withdraw_address", "withdraw_address", ev.acc(m.To), "msg_index", idx)
-	case TypeMsgDelegate:
-		if err := fundsFor(st, m.Signer, m.Amount, env.Denom); err != nil {
-			return err
-		}
-		if err := staking.Delegate(st, m.Signer, m.Validator, m.Amount); err != nil {
-			return err
-		}
-		ev.coins(m.Signer, staking.BondedPool, m.Amount, idx)
-		ev.add("delegate", "validator", ev.valoper(m.Validator), "delegator", sender, "amount", ev.coin(m.Amount), "new_shares", m.Amount.String(), "msg_index", idx)
-	case TypeMsgUndelegate:
-		done, err := staking.Undelegate(st, m.Signer, m.Validator, m.Amount, env.Time)
-		if err != nil {
-			return err
-		}
-		ev.coins(staking.BondedPool, staking.UnbondingPool, m.Amount, idx)
-		ev.add("unbond", "validator", ev.valoper(m.Validator), "delegator", sender, "amount", ev.coin(m.Amount), "completion_time", done.UTC().Format(time.RFC3339), "msg_index", idx)
-	}
-	return nil
-}
-
-func fundsFor(st State, from common.Address, amount *big.Int, denom string) error {
-	if bal := st.GetBalance(from).ToBig(); bal.Cmp(amount) < 0 {
-		return FundsError(bal, amount, denom)
-	}
-	return nil
-}
-
-// MatureEvents are the block events of unbonding entries paid back.
-func MatureEvents(done []staking.Unbonding, prefix, denom string) []abci.Event {
-	ev := &events{prefix: prefix, denom: denom}
-	for _, e := range done {
-		ev.coins(staking.UnbondingPool, e.Delegator, e.Amount, "")
-		ev.add("complete_unbonding", "amount", ev.coin(e.Amount), "validator", ev.valoper(e.Operator), "delegator", ev.acc(e.Delegator))
-	}
-	return ev.list
-}
-
-// events collects Cosmos events; addresses are bech32, amounts "<n><denom>".
-type events struct {
-	prefix, denom string
-	list          []abci.Event
-}
-
-func (e *events) add(typ string, kv ...string) {
-	ev := abci.Event{Type: typ}
-	for i := 0; i+1 < len(kv); i += 2 {
-		if kv[i] == "msg_index" && kv[i+1] == "" {
-			continue
-		}
-		ev.Attributes = append(ev.Attributes, abci.EventAttribute{Key: kv[i], Value: kv[i+1], Index: true})
-	}
-	e.list = append(e.list, ev)
-}
-
-func (e *events) acc(a common.Address) string { return accounts.Bech32(e.prefix, a) }
-
-func (e *events) valoper(a common.Address) string {
-	s, _ := accounts.NewPrefixes(e.prefix).Encode(accounts.KindValidator, a[:])
-	return s
-}
-
-func (e *events) coin(a *big.Int) string { return a.String() + e.denom }
-
-// coins are the bank events of moving amount from one account to another.
-func (e *events) coins(from, to common.Address, amount *big.Int, idx string) {
-	e.add("coin_spent", "spender", e.acc(from), "amount", e.coin(amount), "msg_index", idx)
-	e.add("coin_received", "receiver", e.acc(to), "amount", e.coin(amount), "msg_index", idx)
-}
-
-// transfer are the events of MsgSend.
-func (e *events) transfer(from, to common.Address, amount *big.Int, idx string) {
-	e.coins(from, to, amount, idx)
-	e.add("transfer", "recipient", e.acc(to), "sender", e.acc(from), "amount", e.coin(amount), "msg_index", idx)
-	e.add("message", "sender", e.acc(from), "msg_index", idx)
 }

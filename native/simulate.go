@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/module"
 )
 
 // sdkPubKeyType is the Cosmos SDK's secp256k1 key type, which cosmjs puts
@@ -50,7 +51,7 @@ func DecodeSimulation(raw []byte, prefix, denom string) (*Simulation, error) {
 	var wanted uint64
 	if auth.Fee != nil {
 		var err error
-		if fee, err = coinsAmount(auth.Fee.Amount, denom); err != nil {
+		if fee, err = module.CoinsAmount(auth.Fee.Amount, denom); err != nil {
 			return nil, err
 		}
 		wanted = auth.Fee.GasLimit

@@ -10,14 +10,17 @@
 // receipt and is not in the EVM block, but it runs in its place in the
 // CometBFT block, on the same state, and its sequence is the sender's EVM
 // nonce.
+//
+// This package holds the transaction (decoding, signature, ante checks,
+// fee, gas); its messages are the modules' (Modules, see package module):
+// each is decoded, checked and executed by the handler its module
+// registered for its type URL.
 package native
 
 import (
 	"bytes"
-	"fmt"
 	"math/big"
 
-	basev1beta1 "cosmossdk.io/api/cosmos/base/v1beta1"
 	secp256k1pb "cosmossdk.io/api/cosmos/crypto/secp256k1"
 	signingv1beta1 "cosmossdk.io/api/cosmos/tx/signing/v1beta1"
 	txv1beta1 "cosmossdk.io/api/cosmos/tx/v1beta1"
@@ -25,6 +28,9 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
+
+	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/staking"
 )
 
 // Type URLs of the keys.
@@ -34,7 +40,7 @@ const (
 	// cosmos.crypto.secp256k1.PubKey, whose Go type marshals it.
 	PubKeyType = "/ethermint.crypto.v1.ethsecp256k1.PubKey"
 	// ConsensusPubKeyType is a validator's ed25519 consensus key.
-	ConsensusPubKeyType = "/cosmos.crypto.ed25519.PubKey"
+	ConsensusPubKeyType = staking.ConsensusPubKeyType
 )
 
 // Limits.
@@ -77,7 +83,7 @@ func Decode(raw []byte, prefix, denom string) (*Tx, error) {
 		return nil, sdkErr(CodeTxTooLarge, "tx size %d bytes exceeds %d", len(raw), MaxTxSize)
 	}
 	var txRaw txv1beta1.TxRaw
-	if err := strictUnmarshal(raw, &txRaw); err != nil {
+	if err := module.StrictUnmarshal(raw, &txRaw); err != nil {
 		return nil, sdkErr(CodeTxDecode, "TxRaw: %v", err)
 	}
 	// Re-encoding must give the same bytes, so one tx has one hash.
@@ -86,7 +92,7 @@ func Decode(raw []byte, prefix, denom string) (*Tx, error) {
 	}
 	tx := &Tx{Raw: raw, BodyBytes: txRaw.BodyBytes, AuthInfoBytes: txRaw.AuthInfoBytes}
 	var body txv1beta1.TxBody
-	if err := strictUnmarshal(txRaw.BodyBytes, &body); err != nil {
+	if err := module.StrictUnmarshal(txRaw.BodyBytes, &body); err != nil {
 		return nil, sdkErr(CodeTxDecode, "TxBody: %v", err)
 	}
 	tx.Body = &body
@@ -97,7 +103,7 @@ func Decode(raw []byte, prefix, denom string) (*Tx, error) {
 		return nil, sdkErr(CodeMemoTooLarge, "maximum number of characters is %d but received %d characters", MaxMemoChars, n)
 	}
 	var auth txv1beta1.AuthInfo
-	if err := strictUnmarshal(txRaw.AuthInfoBytes, &auth); err != nil {
+	if err := module.StrictUnmarshal(txRaw.AuthInfoBytes, &auth); err != nil {
 		return nil, sdkErr(CodeTxDecode, "AuthInfo: %v", err)
 	}
 	if len(txRaw.Signatures) == 0 || len(auth.SignerInfos) == 0 {
@@ -116,7 +122,7 @@ func Decode(raw []byte, prefix, denom string) (*Tx, error) {
 			return nil, sdkErr(CodeInvalidPubKey, "public key type %q: want %s", pk.TypeUrl, PubKeyType)
 		}
 		var key secp256k1pb.PubKey
-		if err := strictUnmarshal(pk.Value, &key); err != nil {
+		if err := module.StrictUnmarshal(pk.Value, &key); err != nil {
 			return nil, sdkErr(CodeInvalidPubKey, "public key: %v", err)
 		}
 		if _, err := crypto.DecompressPubkey(key.Key); err != nil || len(key.Key) != 33 {
@@ -137,7 +143,7 @@ func Decode(raw []byte, prefix, denom string) (*Tx, error) {
 		return nil, sdkErr(CodeInvalidRequest, "fee payer, fee granter and tips are not supported")
 	}
 	tx.GasLimit = auth.Fee.GasLimit
-	fee, err := coinsAmount(auth.Fee.Amount, denom)
+	fee, err := module.CoinsAmount(auth.Fee.Amount, denom)
 	if err != nil {
 		return nil, err
 	}
@@ -166,46 +172,6 @@ func Decode(raw []byte, prefix, denom string) (*Tx, error) {
 		}
 	}
 	return tx, nil
-}
-
-// strictUnmarshal decodes b into m and refuses unknown fields, as the
-// Cosmos SDK's tx decoder does for critical fields.
-func strictUnmarshal(b []byte, m proto.Message) error {
-	if err := proto.Unmarshal(b, m); err != nil {
-		return err
-	}
-	if len(m.ProtoReflect().GetUnknown()) > 0 {
-		return fmt.Errorf("unknown field in %s", m.ProtoReflect().Descriptor().FullName())
-	}
-	return nil
-}
-
-// coinsAmount is the total of coins, which must all be in denom.
-func coinsAmount(coins []*basev1beta1.Coin, denom string) (*big.Int, error) {
-	total := new(big.Int)
-	for _, c := range coins {
-		a, err := coinAmount(c, denom)
-		if err != nil {
-			return nil, err
-		}
-		total.Add(total, a)
-	}
-	return total, nil
-}
-
-// coinAmount is a non-negative amount of denom.
-func coinAmount(c *basev1beta1.Coin, denom string) (*big.Int, error) {
-	if c == nil {
-		return nil, sdkErr(CodeInvalidCoins, "no amount")
-	}
-	if c.Denom != denom {
-		return nil, sdkErr(CodeInvalidCoins, "denom %q: this chain's only coin is %s", c.Denom, denom)
-	}
-	a, ok := new(big.Int).SetString(c.Amount, 10)
-	if !ok || a.Sign() < 0 || a.BitLen() > 256 {
-		return nil, sdkErr(CodeInvalidCoins, "invalid amount %q%s", c.Amount, c.Denom)
-	}
-	return a, nil
 }
 
 // SignBytes are the SIGN_MODE_DIRECT bytes: the SignDoc of the tx's body and

@@ -8,6 +8,10 @@
 // Voting power is bonded tokens / 10^18 (integer). There is no slashing and
 // no reward distribution, so a delegation is counted in tokens (one share is
 // one token).
+//
+// Module (module.go) is the staking module the app runs (see package
+// module): its messages (msgs.go), unbonding maturity and validator
+// updates, its app_state section (appstate.go) and its query (query.go).
 package staking
 
 import (
