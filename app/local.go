@@ -12,9 +12,9 @@ import (
 // one validator, CometBFT waiting for transactions), a transaction sent to this node's
 // JSON-RPC is admitted to the pool directly, not through CometBFT's mempool,
 // and proposals take every pending transaction from the pool. CometBFT's
-// mempool would only keep a second copy: its CheckTx, its update after each
-// block and its recheck of what is left were 7% of the node's CPU in a
-// 30,000-transfer burst (issue 17).
+// mempool would only keep a second copy, paid for by its CheckTx, its
+// update after each block and its recheck of what is left (issue 17;
+// measured in bench/README.md).
 //
 // What CometBFT's mempool still does there is start blocks. After a block
 // that changed the state, CometBFT makes the next one (its proof block,

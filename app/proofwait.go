@@ -19,8 +19,9 @@ import (
 // is held back until a transaction is admitted, for at most proofWait, and
 // the proof block carries it. Timeline of one tx at a time (newHeads, then
 // eth_getTransactionReceipt, then the next send): the next tx reaches
-// CheckTx 1–2 ms after the proof block was proposed; 5 ms also covers a
-// client polling its receipt every few milliseconds. A block nobody sends
+// CheckTx a few milliseconds after the proof block was proposed, and
+// proofWait also covers a client polling its receipt that often (the
+// timeline is in bench/README.md). A block nobody sends
 // a transaction for is 5 ms late, and that block is empty.
 const proofWait = 5 * time.Millisecond
 
