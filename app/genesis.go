@@ -34,26 +34,12 @@ type AppState struct {
 	// balance in wei is the amount in it), as Cosmos REST reports balances.
 	Denom string `json:"denom"`
 	// Staking is the bonded validator set at genesis and the bonding rules.
-	Staking *Staking `json:"staking,omitempty"`
+	Staking *staking.GenesisState `json:"staking,omitempty"`
 	// Dev marks a development chain (made by `emberd dev`): it executes dev
 	// transactions (package devchain), the state edits and clock changes of
 	// the anvil/Hardhat JSON-RPC methods, which the node then serves.
 	Dev bool `json:"dev,omitempty"`
 }
-
-// Staking is app_state.staking, the staking module's genesis (see
-// staking.GenesisState).
-type Staking = staking.GenesisState
-
-// GenesisValidator is one validator bonded at genesis.
-type GenesisValidator = staking.GenesisValidator
-
-// Amount is an amount of the base denomination in genesis.
-type Amount = staking.Amount
-
-// DefaultUnbondingTime is the unbonding time of a genesis without a staking
-// section: Cosmos's default of 21 days.
-const DefaultUnbondingTime = staking.DefaultUnbondingTime
 
 // FeeMarket parameters. The base fee starts at the EVM genesis baseFeePerGas
 // and follows EIP-1559 (elasticity 2, change denominator 8) but never drops
@@ -98,7 +84,7 @@ type GenesisParams struct {
 	MinBaseFee *big.Int
 	Rewards    []ValidatorReward
 	Prefix     string
-	Staking    *Staking
+	Staking    *staking.GenesisState
 	Dev        bool // a development chain (AppState.Dev)
 }
 

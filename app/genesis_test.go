@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math/big"
 	"testing"
+
+	"github.com/emberchain/ember/staking"
 )
 
 func TestParseChainID(t *testing.T) {
@@ -24,7 +26,7 @@ func TestParseChainID(t *testing.T) {
 // TestModulesJSON: the modules read their sections from the app state
 // without the EVM genesis, whose allocation no module reads.
 func TestModulesJSON(t *testing.T) {
-	gs := NewAppState(GenesisParams{ChainID: big.NewInt(9000), Staking: &Staking{UnbondingTime: "60s"}, Dev: true})
+	gs := NewAppState(GenesisParams{ChainID: big.NewInt(9000), Staking: &staking.GenesisState{UnbondingTime: "60s"}, Dev: true})
 	raw, err := gs.modulesJSON()
 	if err != nil {
 		t.Fatal(err)

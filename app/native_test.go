@@ -19,6 +19,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/bank"
+	"github.com/emberchain/ember/module"
 	"github.com/emberchain/ember/native"
 	"github.com/emberchain/ember/staking"
 	"github.com/emberchain/ember/store"
@@ -45,10 +47,10 @@ func newStakingApp(t *testing.T, op common.Address, funded ...common.Address) *s
 		alloc[a] = types.Account{Balance: tokens(1000)}
 	}
 	valKey := ed25519.GenPrivKey()
-	gs := NewAppState(GenesisParams{ChainID: big.NewInt(9000), Alloc: alloc, Staking: &Staking{
+	gs := NewAppState(GenesisParams{ChainID: big.NewInt(9000), Alloc: alloc, Staking: &staking.GenesisState{
 		UnbondingTime: "10s",
-		Validators: []GenesisValidator{{Moniker: "v0", Operator: op, ConsensusPubKey: valKey.PubKey().Bytes(),
-			Tokens: (*Amount)(tokens(10))}},
+		Validators: []staking.GenesisValidator{{Moniker: "v0", Operator: op, ConsensusPubKey: valKey.PubKey().Bytes(),
+			Tokens: (*staking.Amount)(tokens(10))}},
 	}})
 	st, err := store.Open(t.TempDir(), gs.EVM.Config, store.Options{CacheMB: 8, TrieCacheMB: 8})
 	if err != nil {
@@ -119,7 +121,7 @@ func TestNativeSendInterleavesWithEVM(t *testing.T) {
 	if res := s.check(send); res.Code != 0 {
 		t.Fatalf("CheckTx: %d %s", res.Code, res.Log)
 	}
-	if res := s.check(s.sign(key, 5, fee, 200_000, b.Send(from, to, big.NewInt(1)))); res.Code != native.CodeWrongSequence || res.Codespace != "sdk" ||
+	if res := s.check(s.sign(key, 5, fee, 200_000, b.Send(from, to, big.NewInt(1)))); res.Code != module.CodeWrongSequence || res.Codespace != "sdk" ||
 		res.Log != "account sequence mismatch, expected 1, got 5: incorrect account sequence" {
 		t.Fatalf("wrong sequence: %d %s %q", res.Code, res.Codespace, res.Log)
 	}
@@ -169,7 +171,7 @@ func TestNativeSendInterleavesWithEVM(t *testing.T) {
 	// The proposer's reward address (the operator, 0x77…) earns the native
 	// fee above the burnt base fee × gas used.
 	tip := new(big.Int).Sub(fee, new(big.Int).Mul(big.NewInt(1e9), big.NewInt(res.TxResults[0].GasUsed)))
-	if got := s.balance(common.Address{0x77}); got.Cmp(tip) != 0 || res.TxResults[0].GasUsed != int64(native.GasTxBase+native.GasMsgSend+native.GasPerByte*len(send)) {
+	if got := s.balance(common.Address{0x77}); got.Cmp(tip) != 0 || res.TxResults[0].GasUsed != int64(native.GasTxBase+bank.GasMsgSend+native.GasPerByte*len(send)) {
 		t.Fatalf("coinbase %v, want %v (gas used %d)", got, tip, res.TxResults[0].GasUsed)
 	}
 	// The published block: the EVM tx's sender, and the end balance of
@@ -257,8 +259,8 @@ func TestNativeDuplicateInBlock(t *testing.T) {
 	b := native.Builder{Prefix: "ember", Denom: "aember"}
 	raw := s.sign(key, 0, big.NewInt(200_000*2e9), 200_000, b.Send(from, common.Address{1}, big.NewInt(3)))
 	res := s.block(time.Second, raw, raw, []byte{0x0a, 0x01})
-	if res.TxResults[0].Code != 0 || res.TxResults[1].Code != native.CodeWrongSequence || res.TxResults[1].Codespace != "sdk" ||
-		res.TxResults[2].Code != native.CodeTxDecode {
+	if res.TxResults[0].Code != 0 || res.TxResults[1].Code != module.CodeWrongSequence || res.TxResults[1].Codespace != "sdk" ||
+		res.TxResults[2].Code != module.CodeTxDecode {
 		t.Fatalf("results %v", res.TxResults)
 	}
 	if got := s.balance(common.Address{1}); got.Int64() != 3 {
@@ -270,8 +272,8 @@ func TestNativeDuplicateInBlock(t *testing.T) {
 // staking section's, with power tokens/10^18.
 func TestStakingGenesisMismatch(t *testing.T) {
 	valKey := ed25519.GenPrivKey()
-	gs := NewAppState(GenesisParams{ChainID: big.NewInt(9000), Staking: &Staking{UnbondingTime: "1h",
-		Validators: []GenesisValidator{{Moniker: "v", Operator: common.Address{1}, ConsensusPubKey: valKey.PubKey().Bytes(), Tokens: (*Amount)(tokens(3))}}}})
+	gs := NewAppState(GenesisParams{ChainID: big.NewInt(9000), Staking: &staking.GenesisState{UnbondingTime: "1h",
+		Validators: []staking.GenesisValidator{{Moniker: "v", Operator: common.Address{1}, ConsensusPubKey: valKey.PubKey().Bytes(), Tokens: (*staking.Amount)(tokens(3))}}}})
 	st, err := store.Open(t.TempDir(), gs.EVM.Config, store.Options{CacheMB: 8, TrieCacheMB: 8})
 	if err != nil {
 		t.Fatal(err)

@@ -20,7 +20,7 @@ import (
 type nativeBlock struct {
 	x       *evm.Executor
 	modules *module.Manager
-	env     *native.Env
+	env     *module.Env
 	events  *module.Events // block events (begin- and end-block work)
 }
 
@@ -28,7 +28,7 @@ func (a *App) newNativeBlock(x *evm.Executor, header *types.Header) *nativeBlock
 	return &nativeBlock{
 		x:       x,
 		modules: a.modules,
-		env: &native.Env{
+		env: &module.Env{
 			ChainID: a.chainIDString(), Prefix: a.genesis.Bech32Prefix, Denom: a.genesis.Denom,
 			BaseFee: header.BaseFee, GasLimit: header.GasLimit, Height: header.Number.Int64(),
 			Time: time.Unix(int64(header.Time), 0).UTC(), Coinbase: header.Coinbase,
@@ -52,7 +52,7 @@ func (b *nativeBlock) begin() error {
 func (b *nativeBlock) run(tx *native.Tx) *abci.ExecTxResult {
 	res, err := native.Execute(b.x.State(), tx, b.env)
 	if err != nil {
-		e := native.AsError(err)
+		e := module.AsError(err)
 		res = &abci.ExecTxResult{Code: e.Code, Codespace: e.Codespace, Log: e.Error(), GasWanted: int64(tx.GasLimit)}
 	}
 	b.x.Settle()
@@ -67,7 +67,7 @@ func (b *nativeBlock) end(st *state.StateDB) ([]abci.ValidatorUpdate, error) {
 
 // decodeResult is the result of bytes that did not decode.
 func decodeResult(err error) *abci.ExecTxResult {
-	var e *native.Error
+	var e *module.Error
 	if errors.As(err, &e) {
 		return &abci.ExecTxResult{Code: e.Code, Codespace: e.Codespace, Log: e.Error()}
 	}

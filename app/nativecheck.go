@@ -10,21 +10,22 @@ import (
 	gethpool "github.com/ethereum/go-ethereum/core/txpool"
 	"github.com/ethereum/go-ethereum/core/txpool/legacypool"
 
+	"github.com/emberchain/ember/module"
 	"github.com/emberchain/ember/native"
 	pool "github.com/emberchain/ember/txpool"
 )
 
 // nativeRefusal is the CheckTx answer to a refused native transaction.
 func nativeRefusal(err error) *abci.ResponseCheckTx {
-	e := native.AsError(err)
+	e := module.AsError(err)
 	return &abci.ResponseCheckTx{Code: e.Code, Codespace: e.Codespace, Log: e.Error()}
 }
 
 // checkEnv is the context CheckTx checks native transactions in: the next
 // block on the durable head.
-func (a *App) checkEnv() *native.Env {
+func (a *App) checkEnv() *module.Env {
 	head := a.store.Head()
-	return &native.Env{
+	return &module.Env{
 		ChainID: a.chainIDString(), Prefix: a.genesis.Bech32Prefix, Denom: a.genesis.Denom,
 		BaseFee: a.nextBaseFee(), MinGasPrice: a.MinTip(), GasLimit: head.GasLimit,
 		Height: head.Number.Int64() + 1, Time: time.Unix(int64(head.Time), 0),
@@ -71,18 +72,18 @@ func (a *App) checkNative(raw []byte, key pool.Key) *abci.ResponseCheckTx {
 
 // poolError gives a pool refusal its Cosmos code.
 func poolError(err error) error {
-	e := &native.Error{Codespace: native.CodespaceSDK, Detail: err.Error()}
+	e := &module.Error{Codespace: module.CodespaceSDK, Detail: err.Error()}
 	switch {
 	case errors.Is(err, gethpool.ErrAlreadyKnown):
-		e.Code, e.Desc = native.CodeTxInMempool, "tx already in mempool"
+		e.Code, e.Desc = module.CodeTxInMempool, "tx already in mempool"
 	case errors.Is(err, gethpool.ErrReplaceUnderpriced):
-		e.Code, e.Desc = native.CodeInsufficientFee, "insufficient fee"
+		e.Code, e.Desc = module.CodeInsufficientFee, "insufficient fee"
 	case errors.Is(err, gethpool.ErrAccountLimitExceeded), errors.Is(err, legacypool.ErrTxPoolOverflow), errors.Is(err, gethpool.ErrUnderpriced):
-		e.Code, e.Desc = native.CodeMempoolFull, "mempool is full"
+		e.Code, e.Desc = module.CodeMempoolFull, "mempool is full"
 	case errors.Is(err, core.ErrNonceTooLow):
-		e.Code, e.Desc = native.CodeWrongSequence, "incorrect account sequence"
+		e.Code, e.Desc = module.CodeWrongSequence, "incorrect account sequence"
 	default:
-		e.Code, e.Desc = native.CodeInvalidRequest, "invalid request"
+		e.Code, e.Desc = module.CodeInvalidRequest, "invalid request"
 	}
 	return e
 }

@@ -16,7 +16,6 @@ import (
 
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/module"
-	"github.com/emberchain/ember/staking"
 )
 
 // Query paths.
@@ -198,18 +197,6 @@ func (a *App) queryPendingNonce(req *abci.RequestQuery) *abci.ResponseQuery {
 func (a *App) SetServiceQuery(route func(context.Context, *abci.RequestQuery) (*abci.ResponseQuery, bool)) {
 	a.serviceQuery = route
 }
-
-// QueryValidators is "/ember/validators", the staking module's query (see
-// staking.QueryValidators).
-const QueryValidators = staking.QueryValidators
-
-// Answers to QueryValidators (see package staking).
-type (
-	ValidatorsJSON = staking.ValidatorsJSON
-	ValidatorJSON  = staking.ValidatorJSON
-	PubKeyJSON     = staking.PubKeyJSON
-	UnbondingJSON  = staking.UnbondingJSON
-)
 
 // moduleQuery answers a query a module registered, from the state at the
 // requested height.

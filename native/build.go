@@ -18,6 +18,8 @@ import (
 	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/staking"
 )
 
 // Pack wraps a message in an Any with the Cosmos type URL "/<full name>".
@@ -69,10 +71,10 @@ func (b Builder) CreateValidator(op common.Address, consKey []byte, moniker stri
 // EditValidator is a MsgEditValidator; an empty moniker leaves it unchanged.
 func (b Builder) EditValidator(op common.Address, moniker string) proto.Message {
 	if moniker == "" {
-		moniker = DoNotModify
+		moniker = staking.DoNotModify
 	}
 	return &stakingv1beta1.MsgEditValidator{
-		Description:      &stakingv1beta1.Description{Moniker: moniker, Identity: DoNotModify, Website: DoNotModify, SecurityContact: DoNotModify, Details: DoNotModify},
+		Description:      &stakingv1beta1.Description{Moniker: moniker, Identity: staking.DoNotModify, Website: staking.DoNotModify, SecurityContact: staking.DoNotModify, Details: staking.DoNotModify},
 		ValidatorAddress: b.valoper(op),
 	}
 }
@@ -171,7 +173,7 @@ func EstimateGas(key *ecdsa.PrivateKey, msgs []proto.Message, o SignOptions, pre
 	if err != nil {
 		return 0, err
 	}
-	decoded := make([]*Msg, 0, len(msgs))
+	decoded := make([]*module.Msg, 0, len(msgs))
 	for _, m := range msgs {
 		d, err := decodeMsg(Pack(m), prefix, denom)
 		if err != nil {

@@ -11,20 +11,14 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/emberchain/ember/accounts"
-	"github.com/emberchain/ember/bank"
 	"github.com/emberchain/ember/module"
-	"github.com/emberchain/ember/staking"
 )
 
 // Gas of a native transaction: fixed per transaction, per byte and per
 // message, so every node charges the same and a client can compute it.
 const (
-	GasTxBase             = 21_000 // like an EVM transfer: signature check, nonce, fee
-	GasPerByte            = 10     // Cosmos's tx_size_cost_per_byte
-	GasMsgSend            = bank.GasMsgSend
-	GasMsgCreateValidator = staking.GasMsgCreateValidator
-	GasMsgDelegate        = staking.GasMsgDelegate // MsgDelegate and MsgUndelegate
-	GasMsgEdit            = staking.GasMsgEdit     // MsgEditValidator and MsgSetWithdrawAddress
+	GasTxBase  = 21_000 // like an EVM transfer: signature check, nonce, fee
+	GasPerByte = 10     // Cosmos's tx_size_cost_per_byte
 )
 
 // GasUsed is the gas the tx is charged: GasTxBase + GasPerByte × size + the
@@ -32,7 +26,7 @@ const (
 func (tx *Tx) GasUsed() uint64 { return GasOf(len(tx.Raw), tx.Msgs) }
 
 // GasOf is the gas of a tx of size bytes with msgs.
-func GasOf(size int, msgs []*Msg) uint64 {
+func GasOf(size int, msgs []*module.Msg) uint64 {
 	gas := uint64(GasTxBase) + uint64(GasPerByte)*uint64(size)
 	for _, m := range msgs {
 		gas += m.Gas()
@@ -40,56 +34,48 @@ func GasOf(size int, msgs []*Msg) uint64 {
 	return gas
 }
 
-// Env is the chain context of a check or an execution (see module.Env).
-type Env = module.Env
-
 // Reader is the state a check reads; *state.StateDB satisfies it.
-type Reader = module.Reader
-
-// State is the state execution changes; the hooked state of a block's EVM
-// satisfies it.
-type State = module.State
 
 // Ante runs the checks of the Cosmos ante handler that do not depend on the
 // sequence rule (CheckTx and execution apply their own): timeout height, gas
 // limit, fee, account, public key and signature. It returns the signer's
 // public key.
-func Ante(st Reader, tx *Tx, env *Env) ([]byte, error) {
+func Ante(st module.Reader, tx *Tx, env *module.Env) ([]byte, error) {
 	if h := tx.Body.TimeoutHeight; h > 0 && env.Height > int64(h) {
-		return nil, sdkErr(CodeTxTimeoutHeight, "block height: %d, timeout height: %d", env.Height, h)
+		return nil, module.SDKError(module.CodeTxTimeoutHeight, "block height: %d, timeout height: %d", env.Height, h)
 	}
 	if tx.GasLimit == 0 || tx.GasLimit > env.GasLimit {
-		return nil, sdkErr(CodeInvalidGasLimit, "gas limit %d: want 1 to the block gas limit %d", tx.GasLimit, env.GasLimit)
+		return nil, module.SDKError(module.CodeInvalidGasLimit, "gas limit %d: want 1 to the block gas limit %d", tx.GasLimit, env.GasLimit)
 	}
 	if used := tx.GasUsed(); tx.GasLimit < used {
-		return nil, sdkErr(CodeOutOfGas, "out of gas in location: native tx; gasWanted: %d, gasUsed: %d", tx.GasLimit, used)
+		return nil, module.SDKError(module.CodeOutOfGas, "out of gas in location: native tx; gasWanted: %d, gasUsed: %d", tx.GasLimit, used)
 	}
 	price := new(big.Int).Set(env.BaseFee)
 	if env.MinGasPrice != nil && env.MinGasPrice.Cmp(price) > 0 {
 		price.Set(env.MinGasPrice)
 	}
 	if required := new(big.Int).Mul(price, new(big.Int).SetUint64(tx.GasLimit)); tx.Fee.Cmp(required) < 0 {
-		return nil, sdkErr(CodeInsufficientFee, "insufficient fees; got: %s%s required: %s%s", tx.Fee, env.Denom, required, env.Denom)
+		return nil, module.SDKError(module.CodeInsufficientFee, "insufficient fees; got: %s%s required: %s%s", tx.Fee, env.Denom, required, env.Denom)
 	}
 	acc, ok := accounts.ReadNative(st, tx.Signer)
 	if !ok {
-		return nil, sdkErr(CodeUnknownAddress, "account %s does not exist", accounts.Bech32(env.Prefix, tx.Signer))
+		return nil, module.SDKError(module.CodeUnknownAddress, "account %s does not exist", accounts.Bech32(env.Prefix, tx.Signer))
 	}
 	pub := tx.PubKey
 	if pub == nil {
 		if pub = acc.PubKey; pub == nil {
-			return nil, sdkErr(CodeInvalidPubKey, "pubkey on account is not set")
+			return nil, module.SDKError(module.CodeInvalidPubKey, "pubkey on account is not set")
 		}
 	}
 	if !tx.Verify(pub, env.ChainID, acc.Number) {
-		return nil, sdkErr(CodeUnauthorized, "signature verification failed; please verify account number (%d), sequence (%d) and chain-id (%s)", acc.Number, tx.Sequence, env.ChainID)
+		return nil, module.SDKError(module.CodeUnauthorized, "signature verification failed; please verify account number (%d), sequence (%d) and chain-id (%s)", acc.Number, tx.Sequence, env.ChainID)
 	}
 	return pub, nil
 }
 
 // SequenceError is the refusal of a sequence other than expected.
 func SequenceError(expected, got uint64) error {
-	return sdkErr(CodeWrongSequence, "account sequence mismatch, expected %d, got %d", expected, got)
+	return module.SDKError(module.CodeWrongSequence, "account sequence mismatch, expected %d, got %d", expected, got)
 }
 
 // FundsError is the refusal of a spend above the spendable balance.
@@ -100,7 +86,7 @@ func FundsError(balance, spend *big.Int, denom string) error {
 // CheckMsgs checks the messages against st without changing it, as far as
 // they can be checked before execution (a message can still fail in its
 // block when an earlier transaction changed what it relies on).
-func CheckMsgs(st Reader, tx *Tx) error {
+func CheckMsgs(st module.Reader, tx *Tx) error {
 	for _, m := range tx.Msgs {
 		if err := m.Check(st); err != nil {
 			return err
@@ -116,7 +102,7 @@ func CheckMsgs(st Reader, tx *Tx) error {
 // incremented and the public key recorded; then the messages run, and if
 // one fails their changes are undone (fee and nonce stay, as in Cosmos) and
 // the result carries its code.
-func Execute(st State, tx *Tx, env *Env) (*abci.ExecTxResult, error) {
+func Execute(st module.State, tx *Tx, env *module.Env) (*abci.ExecTxResult, error) {
 	pub, err := Ante(st, tx, env)
 	if err != nil {
 		return nil, err
@@ -153,7 +139,7 @@ func Execute(st State, tx *Tx, env *Env) (*abci.ExecTxResult, error) {
 	for i, m := range tx.Msgs {
 		if err := m.Exec(st, &module.MsgContext{Env: env, Events: msgEvents, Index: strconv.Itoa(i)}); err != nil {
 			st.RevertToSnapshot(snap)
-			e := AsError(err)
+			e := module.AsError(err)
 			res.Code, res.Codespace = e.Code, e.Codespace
 			res.Log = fmt.Sprintf("failed to execute message; message index: %d: %s", i, e.Error())
 			res.Events = ev.List()

@@ -14,6 +14,9 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/bank"
+	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/staking"
 )
 
 var testKey, _ = crypto.HexToECDSA("ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80")
@@ -82,22 +85,22 @@ func TestDecodeRefusals(t *testing.T) {
 		code uint32
 		text string
 	}{
-		{"garbage", []byte{0x0a, 0x05, 1}, CodeTxDecode, "tx parse error"},
-		{"no messages", sign(t, ok), CodeInvalidRequest, "must contain at least one message"},
-		{"foreign signer", sign(t, ok, b.Send(other, from, big.NewInt(1))), CodeInvalidPubKey, "does not match the signer"},
-		{"two signers", sign(t, ok, b.Send(from, other, big.NewInt(1)), b.Send(other, from, big.NewInt(1))), CodeInvalidSigner, "one signer per transaction"},
-		{"zero amount", sign(t, ok, b.Send(from, other, big.NewInt(0))), CodeInvalidCoins, "amount must be positive"},
+		{"garbage", []byte{0x0a, 0x05, 1}, module.CodeTxDecode, "tx parse error"},
+		{"no messages", sign(t, ok), module.CodeInvalidRequest, "must contain at least one message"},
+		{"foreign signer", sign(t, ok, b.Send(other, from, big.NewInt(1))), module.CodeInvalidPubKey, "does not match the signer"},
+		{"two signers", sign(t, ok, b.Send(from, other, big.NewInt(1)), b.Send(other, from, big.NewInt(1))), module.CodeInvalidSigner, "one signer per transaction"},
+		{"zero amount", sign(t, ok, b.Send(from, other, big.NewInt(0))), module.CodeInvalidCoins, "amount must be positive"},
 		{"other denom", sign(t, ok, &bankv1beta1.MsgSend{FromAddress: accounts.Bech32("ember", from), ToAddress: accounts.Bech32("ember", other),
-			Amount: []*basev1beta1.Coin{{Denom: "uatom", Amount: "1"}}}), CodeInvalidCoins, `denom "uatom"`},
+			Amount: []*basev1beta1.Coin{{Denom: "uatom", Amount: "1"}}}), module.CodeInvalidCoins, `denom "uatom"`},
 		{"bad address", sign(t, ok, &bankv1beta1.MsgSend{FromAddress: "cosmos1xyz", ToAddress: accounts.Bech32("ember", other),
-			Amount: []*basev1beta1.Coin{{Denom: "aember", Amount: "1"}}}), CodeInvalidAddress, "invalid from_address"},
-		{"long memo", sign(t, SignOptions{ChainID: "c_1-1", GasLimit: 1, Memo: strings.Repeat("x", 257)}, b.Send(from, other, big.NewInt(1))), CodeMemoTooLarge, "received 257 characters"},
-		{"small self-bond", sign(t, ok, b.CreateValidator(from, make([]byte, 32), "m", big.NewInt(1))), CodeInvalidRequest, "below 1 voting power"},
-		{"no moniker", sign(t, ok, b.CreateValidator(from, make([]byte, 32), "", new(big.Int).Lsh(big.NewInt(1), 70))), CodeInvalidRequest, "moniker"},
+			Amount: []*basev1beta1.Coin{{Denom: "aember", Amount: "1"}}}), module.CodeInvalidAddress, "invalid from_address"},
+		{"long memo", sign(t, SignOptions{ChainID: "c_1-1", GasLimit: 1, Memo: strings.Repeat("x", 257)}, b.Send(from, other, big.NewInt(1))), module.CodeMemoTooLarge, "received 257 characters"},
+		{"small self-bond", sign(t, ok, b.CreateValidator(from, make([]byte, 32), "m", big.NewInt(1))), module.CodeInvalidRequest, "below 1 voting power"},
+		{"no moniker", sign(t, ok, b.CreateValidator(from, make([]byte, 32), "", new(big.Int).Lsh(big.NewInt(1), 70))), module.CodeInvalidRequest, "moniker"},
 	}
 	for _, c := range cases {
 		_, err := Decode(c.raw, "ember", "aember")
-		e, isErr := err.(*Error)
+		e, isErr := err.(*module.Error)
 		if !isErr || e.Code != c.code || !strings.Contains(e.Error(), c.text) {
 			t.Errorf("%s: %v; want code %d containing %q", c.name, err, c.code, c.text)
 		}
@@ -122,7 +125,7 @@ func TestGasIsDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := uint64(GasTxBase + GasPerByte*len(raw) + GasMsgSend + GasMsgDelegate); tx.GasUsed() != want {
+	if want := uint64(GasTxBase + GasPerByte*len(raw) + bank.GasMsgSend + staking.GasMsgDelegate); tx.GasUsed() != want {
 		t.Fatalf("gas %d, want %d", tx.GasUsed(), want)
 	}
 	est, err := EstimateGas(testKey, msgs, o, "ember", "aember")

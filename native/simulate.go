@@ -33,14 +33,14 @@ type Simulation struct {
 func DecodeSimulation(raw []byte, prefix, denom string) (*Simulation, error) {
 	var txRaw txv1beta1.TxRaw
 	if err := proto.Unmarshal(raw, &txRaw); err != nil {
-		return nil, sdkErr(CodeTxDecode, "TxRaw: %v", err)
+		return nil, module.SDKError(module.CodeTxDecode, "TxRaw: %v", err)
 	}
 	var auth txv1beta1.AuthInfo
 	if err := proto.Unmarshal(txRaw.AuthInfoBytes, &auth); err != nil {
-		return nil, sdkErr(CodeTxDecode, "AuthInfo: %v", err)
+		return nil, module.SDKError(module.CodeTxDecode, "AuthInfo: %v", err)
 	}
 	if len(auth.SignerInfos) != 1 {
-		return nil, sdkErr(CodeTooManySignatures, "native transactions have exactly one signer; got %d signer infos", len(auth.SignerInfos))
+		return nil, module.SDKError(module.CodeTooManySignatures, "native transactions have exactly one signer; got %d signer infos", len(auth.SignerInfos))
 	}
 	si := auth.SignerInfos[0]
 	if pk := si.PublicKey; pk != nil && pk.TypeUrl == sdkPubKeyType {
@@ -62,11 +62,11 @@ func DecodeSimulation(raw []byte, prefix, denom string) (*Simulation, error) {
 	det := proto.MarshalOptions{Deterministic: true}
 	authBytes, err := det.Marshal(&auth)
 	if err != nil {
-		return nil, sdkErr(CodeTxDecode, "AuthInfo: %v", err)
+		return nil, module.SDKError(module.CodeTxDecode, "AuthInfo: %v", err)
 	}
 	signed, err := det.Marshal(&txv1beta1.TxRaw{BodyBytes: txRaw.BodyBytes, AuthInfoBytes: authBytes, Signatures: [][]byte{make([]byte, 65)}})
 	if err != nil {
-		return nil, sdkErr(CodeTxDecode, "TxRaw: %v", err)
+		return nil, module.SDKError(module.CodeTxDecode, "TxRaw: %v", err)
 	}
 	tx, err := Decode(signed, prefix, denom)
 	if err != nil {
@@ -81,13 +81,13 @@ func DecodeSimulation(raw []byte, prefix, denom string) (*Simulation, error) {
 // is the signer's, the sequence is between the account's (stateNonce) and
 // the next it can sign (pending), the balance covers the fee given and the
 // amounts, and the messages' preconditions hold.
-func CheckSimulation(st Reader, tx *Tx, env *Env, pending uint64) error {
+func CheckSimulation(st module.Reader, tx *Tx, env *module.Env, pending uint64) error {
 	acc, ok := accounts.ReadNative(st, tx.Signer)
 	if !ok {
-		return sdkErr(CodeUnknownAddress, "account %s does not exist", accounts.Bech32(env.Prefix, tx.Signer))
+		return module.SDKError(module.CodeUnknownAddress, "account %s does not exist", accounts.Bech32(env.Prefix, tx.Signer))
 	}
 	if tx.PubKey == nil && acc.PubKey == nil {
-		return sdkErr(CodeInvalidPubKey, "pubkey on account is not set")
+		return module.SDKError(module.CodeInvalidPubKey, "pubkey on account is not set")
 	}
 	if nonce := st.GetNonce(tx.Signer); tx.Sequence < nonce || tx.Sequence > pending {
 		return SequenceError(pending, tx.Sequence)

@@ -8,6 +8,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/emberchain/ember/module"
 )
 
 // TestDecodeSimulation: the tx cosmjs simulates (unsigned, the SDK's key
@@ -47,7 +49,7 @@ func TestDecodeSimulation(t *testing.T) {
 	if got < charged || got-charged > 500 || sim.GasWanted != 0 || sim.Tx.Sequence != 2 || sim.Tx.Signer != from || sim.Tx.Fee.Sign() != 0 {
 		t.Fatalf("simulated gas %d (charged %d), wanted %d, seq %d, signer %v, fee %v", got, charged, sim.GasWanted, sim.Tx.Sequence, sim.Tx.Signer, sim.Tx.Fee)
 	}
-	if _, err := DecodeSimulation([]byte{1, 2, 3}, "ember", "aember"); AsError(err).Code != CodeTxDecode {
+	if _, err := DecodeSimulation([]byte{1, 2, 3}, "ember", "aember"); module.AsError(err).Code != module.CodeTxDecode {
 		t.Fatalf("garbage: %v", err)
 	}
 }

@@ -30,7 +30,6 @@ import (
 	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/emberchain/ember/module"
-	"github.com/emberchain/ember/staking"
 )
 
 // Type URLs of the keys.
@@ -39,8 +38,6 @@ const (
 	// Ethermint's name. Its message (bytes key = 1) has the wire shape of
 	// cosmos.crypto.secp256k1.PubKey, whose Go type marshals it.
 	PubKeyType = "/ethermint.crypto.v1.ethsecp256k1.PubKey"
-	// ConsensusPubKeyType is a validator's ed25519 consensus key.
-	ConsensusPubKeyType = staking.ConsensusPubKeyType
 )
 
 // Limits.
@@ -62,7 +59,7 @@ type Tx struct {
 	BodyBytes     []byte
 	AuthInfoBytes []byte
 	Body          *txv1beta1.TxBody
-	Msgs          []*Msg
+	Msgs          []*module.Msg
 	// PubKey is the signer's 33-byte compressed key from signer_infos; nil
 	// when the tx leaves it out (allowed once the chain has recorded it).
 	PubKey    []byte
@@ -80,67 +77,67 @@ type Tx struct {
 // limits. prefix is the chain's bech32 prefix.
 func Decode(raw []byte, prefix, denom string) (*Tx, error) {
 	if len(raw) > MaxTxSize {
-		return nil, sdkErr(CodeTxTooLarge, "tx size %d bytes exceeds %d", len(raw), MaxTxSize)
+		return nil, module.SDKError(module.CodeTxTooLarge, "tx size %d bytes exceeds %d", len(raw), MaxTxSize)
 	}
 	var txRaw txv1beta1.TxRaw
 	if err := module.StrictUnmarshal(raw, &txRaw); err != nil {
-		return nil, sdkErr(CodeTxDecode, "TxRaw: %v", err)
+		return nil, module.SDKError(module.CodeTxDecode, "TxRaw: %v", err)
 	}
 	// Re-encoding must give the same bytes, so one tx has one hash.
 	if again, err := (proto.MarshalOptions{Deterministic: true}).Marshal(&txRaw); err != nil || !bytes.Equal(again, raw) {
-		return nil, sdkErr(CodeTxDecode, "TxRaw is not in canonical encoding")
+		return nil, module.SDKError(module.CodeTxDecode, "TxRaw is not in canonical encoding")
 	}
 	tx := &Tx{Raw: raw, BodyBytes: txRaw.BodyBytes, AuthInfoBytes: txRaw.AuthInfoBytes}
 	var body txv1beta1.TxBody
 	if err := module.StrictUnmarshal(txRaw.BodyBytes, &body); err != nil {
-		return nil, sdkErr(CodeTxDecode, "TxBody: %v", err)
+		return nil, module.SDKError(module.CodeTxDecode, "TxBody: %v", err)
 	}
 	tx.Body = &body
 	if len(body.ExtensionOptions) > 0 || len(body.NonCriticalExtensionOptions) > 0 {
-		return nil, sdkErr(CodeUnknownRequest, "extension options are not supported")
+		return nil, module.SDKError(module.CodeUnknownRequest, "extension options are not supported")
 	}
 	if n := len([]rune(body.Memo)); n > MaxMemoChars {
-		return nil, sdkErr(CodeMemoTooLarge, "maximum number of characters is %d but received %d characters", MaxMemoChars, n)
+		return nil, module.SDKError(module.CodeMemoTooLarge, "maximum number of characters is %d but received %d characters", MaxMemoChars, n)
 	}
 	var auth txv1beta1.AuthInfo
 	if err := module.StrictUnmarshal(txRaw.AuthInfoBytes, &auth); err != nil {
-		return nil, sdkErr(CodeTxDecode, "AuthInfo: %v", err)
+		return nil, module.SDKError(module.CodeTxDecode, "AuthInfo: %v", err)
 	}
 	if len(txRaw.Signatures) == 0 || len(auth.SignerInfos) == 0 {
-		return nil, sdkErr(CodeNoSignatures, "no signatures supplied")
+		return nil, module.SDKError(module.CodeNoSignatures, "no signatures supplied")
 	}
 	if len(txRaw.Signatures) != 1 || len(auth.SignerInfos) != 1 {
-		return nil, sdkErr(CodeTooManySignatures, "native transactions have exactly one signer; got %d signer infos and %d signatures", len(auth.SignerInfos), len(txRaw.Signatures))
+		return nil, module.SDKError(module.CodeTooManySignatures, "native transactions have exactly one signer; got %d signer infos and %d signatures", len(auth.SignerInfos), len(txRaw.Signatures))
 	}
 	si := auth.SignerInfos[0]
 	single := si.GetModeInfo().GetSingle()
 	if single == nil || single.Mode != signingv1beta1.SignMode_SIGN_MODE_DIRECT {
-		return nil, sdkErr(CodeInvalidRequest, "unsupported sign mode: want a single signer in SIGN_MODE_DIRECT")
+		return nil, module.SDKError(module.CodeInvalidRequest, "unsupported sign mode: want a single signer in SIGN_MODE_DIRECT")
 	}
 	if pk := si.PublicKey; pk != nil {
 		if pk.TypeUrl != PubKeyType {
-			return nil, sdkErr(CodeInvalidPubKey, "public key type %q: want %s", pk.TypeUrl, PubKeyType)
+			return nil, module.SDKError(module.CodeInvalidPubKey, "public key type %q: want %s", pk.TypeUrl, PubKeyType)
 		}
 		var key secp256k1pb.PubKey
 		if err := module.StrictUnmarshal(pk.Value, &key); err != nil {
-			return nil, sdkErr(CodeInvalidPubKey, "public key: %v", err)
+			return nil, module.SDKError(module.CodeInvalidPubKey, "public key: %v", err)
 		}
 		if _, err := crypto.DecompressPubkey(key.Key); err != nil || len(key.Key) != 33 {
-			return nil, sdkErr(CodeInvalidPubKey, "public key is not a 33-byte compressed secp256k1 key")
+			return nil, module.SDKError(module.CodeInvalidPubKey, "public key is not a 33-byte compressed secp256k1 key")
 		}
 		tx.PubKey = key.Key
 	}
 	tx.Sequence = si.Sequence
 	sig := txRaw.Signatures[0]
 	if len(sig) != 64 && len(sig) != 65 {
-		return nil, sdkErr(CodeUnauthorized, "signature has %d bytes: want 64 (r||s) or 65 (r||s||v)", len(sig))
+		return nil, module.SDKError(module.CodeUnauthorized, "signature has %d bytes: want 64 (r||s) or 65 (r||s||v)", len(sig))
 	}
 	tx.Signature = sig[:64]
 	if auth.Fee == nil {
-		return nil, sdkErr(CodeInsufficientFee, "no fee")
+		return nil, module.SDKError(module.CodeInsufficientFee, "no fee")
 	}
 	if auth.Fee.Payer != "" || auth.Fee.Granter != "" || auth.Tip != nil {
-		return nil, sdkErr(CodeInvalidRequest, "fee payer, fee granter and tips are not supported")
+		return nil, module.SDKError(module.CodeInvalidRequest, "fee payer, fee granter and tips are not supported")
 	}
 	tx.GasLimit = auth.Fee.GasLimit
 	fee, err := module.CoinsAmount(auth.Fee.Amount, denom)
@@ -149,10 +146,10 @@ func Decode(raw []byte, prefix, denom string) (*Tx, error) {
 	}
 	tx.Fee = fee
 	if len(body.Messages) == 0 {
-		return nil, sdkErr(CodeInvalidRequest, "must contain at least one message")
+		return nil, module.SDKError(module.CodeInvalidRequest, "must contain at least one message")
 	}
 	if len(body.Messages) > MaxMsgs {
-		return nil, sdkErr(CodeInvalidRequest, "too many messages: %d, at most %d", len(body.Messages), MaxMsgs)
+		return nil, module.SDKError(module.CodeInvalidRequest, "too many messages: %d, at most %d", len(body.Messages), MaxMsgs)
 	}
 	for i, a := range body.Messages {
 		m, err := decodeMsg(a, prefix, denom)
@@ -162,13 +159,13 @@ func Decode(raw []byte, prefix, denom string) (*Tx, error) {
 		if i == 0 {
 			tx.Signer = m.Signer
 		} else if m.Signer != tx.Signer {
-			return nil, sdkErr(CodeInvalidSigner, "message %d is signed by %s, message 0 by %s: one signer per transaction", i, m.Signer.Hex(), tx.Signer.Hex())
+			return nil, module.SDKError(module.CodeInvalidSigner, "message %d is signed by %s, message 0 by %s: one signer per transaction", i, m.Signer.Hex(), tx.Signer.Hex())
 		}
 		tx.Msgs = append(tx.Msgs, m)
 	}
 	if tx.PubKey != nil {
 		if addr := PubKeyAddress(tx.PubKey); addr != tx.Signer {
-			return nil, sdkErr(CodeInvalidPubKey, "public key address %s does not match the signer %s", addr.Hex(), tx.Signer.Hex())
+			return nil, module.SDKError(module.CodeInvalidPubKey, "public key address %s does not match the signer %s", addr.Hex(), tx.Signer.Hex())
 		}
 	}
 	return tx, nil

@@ -24,6 +24,7 @@ import (
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/app"
 	"github.com/emberchain/ember/native"
+	"github.com/emberchain/ember/staking"
 )
 
 // txFlags are the flags every `tx` subcommand takes.
@@ -447,13 +448,13 @@ func queryValidatorsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "validators",
 		Short: "Print the validators (operator, consensus key, tokens, power, status, reward address) and pending unbondings",
-		Long:  "Print the staking state read through the node's CometBFT RPC (abci_query " + app.QueryValidators + ").",
+		Long:  "Print the staking state read through the node's CometBFT RPC (abci_query " + staking.QueryValidators + ").",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if output != "json" && output != "text" {
 				return fmt.Errorf("invalid --output %q: want json or text", output)
 			}
-			raw, err := abciQuery(cmd.Context(), nodeAddr, app.QueryValidators, height)
+			raw, err := abciQuery(cmd.Context(), nodeAddr, staking.QueryValidators, height)
 			if err != nil {
 				return err
 			}

@@ -14,7 +14,9 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/emberchain/ember/explorer"
+	"github.com/emberchain/ember/module"
 	"github.com/emberchain/ember/native"
+	"github.com/emberchain/ember/staking"
 	"github.com/emberchain/ember/store"
 )
 
@@ -47,13 +49,13 @@ func Decode(r store.NativeTx, b *types.Block, prefix, denom string) (explorer.Na
 	return n, nil
 }
 
-func message(m *native.Msg) explorer.NativeMsg {
+func message(m *module.Msg) explorer.NativeMsg {
 	out := explorer.NativeMsg{Type: m.TypeURL, Amount: m.Amount}
 	if m.To != (common.Address{}) {
 		to := m.To
 		out.To = &to
 	}
-	if m.Validator != (common.Address{}) && m.TypeURL != native.TypeMsgSetWithdrawAddress {
+	if m.Validator != (common.Address{}) && m.TypeURL != staking.TypeMsgSetWithdrawAddress {
 		v := m.Validator
 		out.Validator = &v
 	}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/emberchain/ember/app"
+	"github.com/emberchain/ember/staking"
 )
 
 // singleValidatorTokens is the self-bond of the validator of `emberd init`
@@ -15,22 +15,22 @@ var singleValidatorTokens = new(big.Int).Mul(big.NewInt(10), big.NewInt(1_000_00
 // singleStaking is the genesis staking section of a one-validator home:
 // the validator with consensus key pub, operated by opts.Operator (else the
 // reward address), self-bonding 10·10^18.
-func singleStaking(opts InitOptions, pub []byte, reward common.Address) *app.Staking {
+func singleStaking(opts InitOptions, pub []byte, reward common.Address) *staking.GenesisState {
 	op := reward
 	if opts.Operator != nil {
 		op = *opts.Operator
 	}
 	unbonding := opts.UnbondingTime
 	if unbonding <= 0 {
-		unbonding = app.DefaultUnbondingTime
+		unbonding = staking.DefaultUnbondingTime
 	}
-	return &app.Staking{
+	return &staking.GenesisState{
 		UnbondingTime: unbonding.String(),
-		Validators: []app.GenesisValidator{{
+		Validators: []staking.GenesisValidator{{
 			Moniker:         opts.Moniker,
 			Operator:        op,
 			ConsensusPubKey: pub,
-			Tokens:          (*app.Amount)(new(big.Int).Set(singleValidatorTokens)),
+			Tokens:          (*staking.Amount)(new(big.Int).Set(singleValidatorTokens)),
 		}},
 	}
 }

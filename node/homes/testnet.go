@@ -22,6 +22,7 @@ import (
 	"github.com/emberchain/ember/accounts/keyring"
 	"github.com/emberchain/ember/app"
 	"github.com/emberchain/ember/node/config"
+	"github.com/emberchain/ember/staking"
 )
 
 // Testnet defaults.
@@ -231,10 +232,10 @@ func InitTestnet(opts TestnetOptions) (*Testnet, error) {
 
 	tn := &Testnet{Dir: dir, ChainID: opts.ChainID, BasePort: opts.BasePort, Explorer: opts.Explorer}
 	var (
-		genVals []cmttypes.GenesisValidator
-		staking = &app.Staking{UnbondingTime: DefaultTestnetUnbondingTime}
-		rewards []app.ValidatorReward
-		tokens  = new(big.Int).Mul(big.NewInt(TestnetValidatorPower), big.NewInt(params.Ether))
+		genVals    []cmttypes.GenesisValidator
+		genStaking = &staking.GenesisState{UnbondingTime: DefaultTestnetUnbondingTime}
+		rewards    []app.ValidatorReward
+		tokens     = new(big.Int).Mul(big.NewInt(TestnetValidatorPower), big.NewInt(params.Ether))
 	)
 	// Keys first: every config.toml lists the others' node ids.
 	for i := 0; i < opts.Validators+opts.FullNodes; i++ {
@@ -268,16 +269,16 @@ func InitTestnet(opts TestnetOptions) (*Testnet, error) {
 			genVals = append(genVals, cmttypes.GenesisValidator{
 				Address: pub.Address(), PubKey: pub, Power: TestnetValidatorPower, Name: n.Name,
 			})
-			staking.Validators = append(staking.Validators, app.GenesisValidator{
+			genStaking.Validators = append(genStaking.Validators, staking.GenesisValidator{
 				Moniker: n.Name, Operator: n.Operator, ConsensusPubKey: pub.Bytes(),
-				Tokens: (*app.Amount)(new(big.Int).Set(tokens)),
+				Tokens: (*staking.Amount)(new(big.Int).Set(tokens)),
 			})
 			rewards = append(rewards, app.ValidatorReward{ConsAddress: n.ConsAddress, RewardAddress: n.Operator})
 		}
 		tn.Nodes = append(tn.Nodes, n)
 	}
 	appState, err := json.MarshalIndent(app.NewAppState(app.GenesisParams{
-		ChainID: chainID, Alloc: alloc, Rewards: rewards, Staking: staking,
+		ChainID: chainID, Alloc: alloc, Rewards: rewards, Staking: genStaking,
 	}), "", "  ")
 	if err != nil {
 		return nil, err

@@ -28,6 +28,7 @@ import (
 	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/bank"
 	"github.com/emberchain/ember/internal/wait"
 	"github.com/emberchain/ember/native"
 )
@@ -185,7 +186,7 @@ func TestNativeSend(t *testing.T) {
 	if err != nil || nonce != 1 {
 		t.Fatalf("nonce %d, %v; want 1", nonce, err)
 	}
-	if want := int64(native.GasTxBase + native.GasMsgSend + native.GasPerByte*len(raw)); res.TxResult.GasUsed != want || res.TxResult.GasWanted != int64(nativeGas) {
+	if want := int64(native.GasTxBase + bank.GasMsgSend + native.GasPerByte*len(raw)); res.TxResult.GasUsed != want || res.TxResult.GasWanted != int64(nativeGas) {
 		t.Fatalf("gas used %d wanted %d; want %d and %d", res.TxResult.GasUsed, res.TxResult.GasWanted, want, nativeGas)
 	}
 
