@@ -19,9 +19,20 @@ build: ## build emberd into build/emberd
 dev: build ## run a local development chain (prefunded accounts printed)
 	./$(BIN) dev $(ARGS)
 
+# test: go vet compiles every package once. Then the end-to-end package is
+# listed first, so that its nodes start while the unit packages compile and
+# run beside it (go test starts packages in the order given), and the fuzz
+# targets run beside both: their instrumented build is long, and the
+# end-to-end tests spend much of their time waiting for blocks. The fuzz
+# output is kept in build/fuzz.log and shown when the tests end.
+E2E_PARALLEL ?= 4
 test: vet ## run the whole test suite (unit, end-to-end incl. the explorer pages in headless Chromium, and each fuzz target for FUZZTIME); installs Debian's chromium and postgresql when absent
-	$(GO) test -count=1 -timeout 25m ./...
-	$(MAKE) fuzz
+	@mkdir -p build
+	@$(MAKE) --no-print-directory fuzz > build/fuzz.log 2>&1 & fuzz=$$!; \
+	$(GO) test -count=1 -timeout 25m -parallel $(E2E_PARALLEL) ./test/e2e/ $$($(GO) list ./... | grep -v '/test/e2e$$'); rc=$$?; \
+	wait $$fuzz; frc=$$?; cat build/fuzz.log; \
+	if [ $$frc -ne 0 ]; then echo "make fuzz failed: see above (build/fuzz.log)"; fi; \
+	[ $$rc -eq 0 ] && [ $$frc -eq 0 ]
 
 fuzz: ## run each fuzz target for a fixed number of executions, about 10 s each (make fuzz FUZZTIME=10m for a long run)
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckTx$$' $(call fuzzfor,10000x) ./app
