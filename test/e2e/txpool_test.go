@@ -362,7 +362,7 @@ func inspectLine(tx *types.Transaction) string {
 }
 
 // TestTxpoolMatchesGeth sends the same signed txs to Ember and to geth
-// --dev (gethVersion) started from Ember's genesis, neither making blocks: pending
+// v1.17.8 --dev started from Ember's genesis, neither making blocks: pending
 // runs from two senders (one a contract creation, one legacy), and gapped
 // txs; txpool_status, txpool_content, txpool_contentFrom and txpool_inspect
 // must answer byte for byte alike, and conform to the execution-apis
