@@ -14,6 +14,7 @@ import (
 
 	"github.com/emberchain/ember/devchain"
 	pool "github.com/emberchain/ember/txpool"
+	"github.com/emberchain/ember/txsender"
 )
 
 // devChain is what a development chain (genesis app_state.dev, made by
@@ -237,7 +238,7 @@ func (d *devChain) withKeys(txs types.Transactions) types.Transactions {
 	}
 	out := txs[:0:0]
 	for _, tx := range txs {
-		if _, ok := devchain.ImpersonatedSender(tx); !ok {
+		if _, ok := txsender.Get(tx); !ok {
 			out = append(out, tx)
 		}
 	}

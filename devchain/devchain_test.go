@@ -8,6 +8,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/emberchain/ember/txsender"
 )
 
 func TestBlockTime(t *testing.T) {
@@ -89,8 +91,8 @@ func TestSendRoundTrip(t *testing.T) {
 	if sender, err := types.Sender(types.LatestSignerForChainID(chainID), got); err != nil || sender != from {
 		t.Fatalf("sender %s, %v", sender.Hex(), err)
 	}
-	if imp, ok := ImpersonatedSender(got); !ok || imp != from {
-		t.Fatalf("ImpersonatedSender %s %v", imp.Hex(), ok)
+	if imp, ok := txsender.Get(got); !ok || imp != from {
+		t.Fatalf("txsender.Get: %s %v", imp.Hex(), ok)
 	}
 	_, r, s := got.RawSignatureValues()
 	if r.Cmp(new(big.Int).SetBytes(from[:])) != 0 || s.Int64() != 1 {
@@ -100,8 +102,8 @@ func TestSendRoundTrip(t *testing.T) {
 	if err := plain.UnmarshalBinary(send.Tx); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := ImpersonatedSender(plain); ok {
-		t.Fatal("a transaction decoded without Impersonate reports an impersonated sender")
+	if _, ok := txsender.Get(plain); ok {
+		t.Fatal("a transaction decoded without txsender.Set reports an impersonated sender")
 	}
 	if _, err := Decode(Encode(&Tx{ID: 2, Send: send, Ops: []Op{{Kind: IncreaseTime}}})); err == nil {
 		t.Fatal("a send with ops decoded")

@@ -42,10 +42,10 @@ func NewSend(tx *types.Transaction, from common.Address, chainID *big.Int) (*Sen
 	if err != nil {
 		return nil, err
 	}
-	return &Send{From: from, Tx: raw, tx: Impersonate(signed, from)}, nil
+	return &Send{From: from, Tx: raw, tx: txsender.Set(signed, from)}, nil
 }
 
-// Transaction is the decoded transaction, its sender set (see Impersonate).
+// Transaction is the decoded transaction, its sender set (see txsender.Set).
 func (s *Send) Transaction() *types.Transaction { return s.tx }
 
 // decode parses Tx and sets its sender.
@@ -57,15 +57,6 @@ func (s *Send) decode() error {
 	if tx.Type() == types.BlobTxType {
 		return errors.New("blob transactions are not supported")
 	}
-	s.tx = Impersonate(tx, s.From)
+	s.tx = txsender.Set(tx, s.From)
 	return nil
 }
-
-// Impersonate makes from the sender of tx for every reader (see
-// txsender.Set) and returns tx.
-func Impersonate(tx *types.Transaction, from common.Address) *types.Transaction {
-	return txsender.Set(tx, from)
-}
-
-// ImpersonatedSender is the sender Impersonate set on tx, if any.
-func ImpersonatedSender(tx *types.Transaction) (common.Address, bool) { return txsender.Get(tx) }
