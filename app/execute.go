@@ -12,6 +12,7 @@ import (
 
 	"github.com/emberchain/ember/devchain"
 	"github.com/emberchain/ember/evm"
+	"github.com/emberchain/ember/module"
 	"github.com/emberchain/ember/native"
 	pool "github.com/emberchain/ember/txpool"
 )
@@ -60,9 +61,9 @@ type blockRun struct {
 // startBlock begins the block of header on statedb (its parent's state):
 // the modules' begin-block work runs first (staking pays back matured
 // unbonding entries).
-func (a *App) startBlock(ctx context.Context, header *types.Header, statedb *state.StateDB, hooks *tracing.Hooks) (*blockRun, error) {
+func (a *App) startBlock(ctx context.Context, header *types.Header, info *module.BlockInfo, statedb *state.StateDB, hooks *tracing.Hooks) (*blockRun, error) {
 	x := evm.NewExecutor(ctx, a.config, header, a.store, statedb, hooks)
-	r := &blockRun{x: x, nat: a.newNativeBlock(x, header)}
+	r := &blockRun{x: x, nat: a.newNativeBlock(x, header, info)}
 	if err := r.nat.begin(); err != nil {
 		x.Finish()
 		return nil, err
@@ -100,7 +101,7 @@ type Replay struct {
 // NewReplay begins replaying block, whose CometBFT block held raws, on
 // statedb, the state of its parent.
 func (a *App) NewReplay(ctx context.Context, block *types.Block, raws [][]byte, statedb *state.StateDB) (*Replay, error) {
-	run, err := a.startBlock(ctx, block.Header(), statedb, nil)
+	run, err := a.startBlock(ctx, block.Header(), &module.BlockInfo{}, statedb, nil)
 	if err != nil {
 		return nil, fmt.Errorf("replay block %d: %w", block.NumberU64(), err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/callframe"
 	"github.com/emberchain/ember/evm"
+	"github.com/emberchain/ember/module"
 	"github.com/emberchain/ember/store"
 )
 
@@ -52,7 +53,8 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 	rec := a.callRecorder(hooks)
 	balances := evm.NewBalanceRecorder()
 	balances.Hook(hooks)
-	run, err := a.startBlock(ctx, header, statedb, hooks)
+	info := module.NewBlockInfo(req.ProposerAddress, req.DecidedLastCommit, req.Misbehavior)
+	run, err := a.startBlock(ctx, header, info, statedb, hooks)
 	if err != nil {
 		return nil, fmt.Errorf("finalize block %d: %w", req.Height, err)
 	}

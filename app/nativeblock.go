@@ -21,13 +21,15 @@ type nativeBlock struct {
 	x       *evm.Executor
 	modules *module.Manager
 	env     *module.Env
+	info    *module.BlockInfo
 	events  *module.Events // block events (begin- and end-block work)
 }
 
-func (a *App) newNativeBlock(x *evm.Executor, header *types.Header) *nativeBlock {
+func (a *App) newNativeBlock(x *evm.Executor, header *types.Header, info *module.BlockInfo) *nativeBlock {
 	return &nativeBlock{
 		x:       x,
 		modules: a.modules,
+		info:    info,
 		env: &module.Env{
 			ChainID: a.chainIDString(), Prefix: a.genesis.Bech32Prefix, Denom: a.genesis.Denom,
 			BaseFee: header.BaseFee, GasLimit: header.GasLimit, Height: header.Number.Int64(),
@@ -37,7 +39,9 @@ func (a *App) newNativeBlock(x *evm.Executor, header *types.Header) *nativeBlock
 	}
 }
 
-func (b *nativeBlock) block() *module.Block { return &module.Block{Env: b.env, Events: b.events} }
+func (b *nativeBlock) block() *module.Block {
+	return &module.Block{Env: b.env, Info: b.info, Events: b.events}
+}
 
 // begin runs the modules' begin-block work, through the block's hooks.
 func (b *nativeBlock) begin() error {

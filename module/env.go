@@ -7,6 +7,7 @@ import (
 	"time"
 
 	abci "github.com/cometbft/cometbft/abci/types"
+	cmtproto "github.com/cometbft/cometbft/proto/tendermint/types"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/tracing"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -49,11 +50,69 @@ type State interface {
 	RevertToSnapshot(int)
 }
 
-// Block is what begin- and end-block hooks get: the block's context and
-// the collector of its block events.
+// Block is what begin- and end-block hooks get: the block's context, what
+// CometBFT decided about it besides its transactions, and the collector of
+// its block events.
 type Block struct {
 	Env    *Env
+	Info   *BlockInfo
 	Events *Events
+}
+
+// BlockInfo is what CometBFT's FinalizeBlock request says about the block
+// besides its transactions: who proposed it, who signed the previous one
+// (decided_last_commit) and the evidence of misbehaviour it carries. It is
+// part of the block's input: a replay of the block gets the same.
+type BlockInfo struct {
+	// Proposer is the CometBFT address of the block's proposer.
+	Proposer common.Address
+	// Votes are the validators of the previous block, in CometBFT's order,
+	// each with its power then and whether its vote is in this block's last
+	// commit.
+	Votes []Vote
+	// Misbehavior is the evidence the block carries.
+	Misbehavior []Misbehavior
+}
+
+// Vote is one validator's entry in a block's last commit.
+type Vote struct {
+	Validator common.Address // CometBFT address
+	Power     int64
+	// Signed is false when the validator's vote is absent from the commit
+	// (a nil vote counts as signed, as the SDK's slashing counts it).
+	Signed bool
+}
+
+// Misbehavior is one piece of evidence CometBFT verified.
+type Misbehavior struct {
+	// DuplicateVote is true for two conflicting votes (double signing),
+	// false for a light-client attack.
+	DuplicateVote bool
+	Validator     common.Address // CometBFT address
+	Power         int64          // the validator's power at Height
+	Height        int64          // of the infraction
+	Time          time.Time      // of the infraction's block
+	// TotalVotingPower is the validator set's power at Height.
+	TotalVotingPower int64
+}
+
+// NewBlockInfo converts the fields of a FinalizeBlock request.
+func NewBlockInfo(proposer []byte, commit abci.CommitInfo, evidence []abci.Misbehavior) *BlockInfo {
+	info := &BlockInfo{Proposer: common.BytesToAddress(proposer)}
+	for _, v := range commit.Votes {
+		info.Votes = append(info.Votes, Vote{
+			Validator: common.BytesToAddress(v.Validator.Address), Power: v.Validator.Power,
+			Signed: v.BlockIdFlag != cmtproto.BlockIDFlagAbsent && v.BlockIdFlag != cmtproto.BlockIDFlagUnknown,
+		})
+	}
+	for _, m := range evidence {
+		info.Misbehavior = append(info.Misbehavior, Misbehavior{
+			DuplicateVote: m.Type == abci.MisbehaviorType_DUPLICATE_VOTE,
+			Validator:     common.BytesToAddress(m.Validator.Address), Power: m.Validator.Power,
+			Height: m.Height, Time: m.Time.UTC(), TotalVotingPower: m.TotalVotingPower,
+		})
+	}
+	return info
 }
 
 // Genesis is what InitGenesis hooks get.
