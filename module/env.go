@@ -126,9 +126,12 @@ type Genesis struct {
 	// CometBFT validator address in upper-case hex.
 	Rewards map[string]common.Address
 	// Alloc is the genesis allocation; a module adds its system accounts
-	// to it.
+	// to it, through State.
 	Alloc types.GenesisAlloc
 }
+
+// State is a State over Alloc: what a module writes at genesis.
+func (g *Genesis) State() *AllocState { return NewAllocState(g.Alloc) }
 
 // Section decodes app_state's section name into v; it leaves v as it is
 // when the section is absent or null.

@@ -11,7 +11,6 @@ import (
 	abci "github.com/cometbft/cometbft/abci/types"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/math"
-	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/emberchain/ember/module"
 )
@@ -65,15 +64,13 @@ func (Module) InitGenesis(g *module.Genesis) error {
 	if err != nil {
 		return err
 	}
-	sys, err := GenesisAlloc(vals, unbonding)
-	if err != nil {
-		return fmt.Errorf("app_state.staking: %w", err)
-	}
-	for addr, acc := range sys {
+	for _, addr := range []common.Address{StateAddress, BondedPool, UnbondingPool} {
 		if _, taken := g.Alloc[addr]; taken {
 			return fmt.Errorf("genesis allocation names the staking system account %s", addr.Hex())
 		}
-		g.Alloc[addr] = types.Account{Nonce: acc.Nonce, Balance: acc.Balance, Storage: acc.Storage}
+	}
+	if err := InitGenesis(g.State(), vals, unbonding); err != nil {
+		return fmt.Errorf("app_state.staking: %w", err)
 	}
 	return nil
 }

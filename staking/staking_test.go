@@ -7,14 +7,17 @@ import (
 
 	"github.com/cometbft/cometbft/crypto/ed25519"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/holiman/uint256"
+
+	"github.com/emberchain/ember/module"
 )
 
 func e18(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), PowerReduction) }
 
-func newState(t *testing.T, funded ...common.Address) *memState {
+func newState(t *testing.T, funded ...common.Address) *module.AllocState {
 	t.Helper()
-	m := &memState{accounts: map[common.Address]*GenesisAccount{}}
+	m := module.NewAllocState(types.GenesisAlloc{})
 	for _, a := range funded {
 		m.AddBalance(a, uint256.MustFromBig(e18(100)), 0)
 	}
