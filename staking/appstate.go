@@ -2,8 +2,8 @@ package staking
 
 import (
 	"encoding/base64"
-	"errors"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math/big"
 	"strings"

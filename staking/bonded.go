@@ -138,5 +138,3 @@ func Mature(st module.State, now time.Time) (*Matured, error) {
 	}
 	return out, nil
 }
-
-

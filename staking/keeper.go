@@ -30,13 +30,17 @@ type Keeper struct {
 
 type noHooks struct{}
 
-func (noHooks) AfterValidatorCreated(module.State, common.Address) error                  { return nil }
-func (noHooks) BeforeDelegationCreated(module.State, common.Address, common.Address) error { return nil }
+func (noHooks) AfterValidatorCreated(module.State, common.Address) error { return nil }
+func (noHooks) BeforeDelegationCreated(module.State, common.Address, common.Address) error {
+	return nil
+}
 func (noHooks) BeforeDelegationSharesModified(module.State, common.Address, common.Address) error {
 	return nil
 }
-func (noHooks) AfterDelegationModified(module.State, common.Address, common.Address) error { return nil }
-func (noHooks) BeforeValidatorSlashed(module.State, common.Address, dec.Dec) error        { return nil }
+func (noHooks) AfterDelegationModified(module.State, common.Address, common.Address) error {
+	return nil
+}
+func (noHooks) BeforeValidatorSlashed(module.State, common.Address, dec.Dec) error { return nil }
 
 func (k *Keeper) hooks() Hooks {
 	if k == nil || k.Hooks == nil {

@@ -71,7 +71,9 @@ func (k *Keeper) msgUndelegate() *module.MsgHandler {
 			msg := p.(*stakingv1beta1.MsgUndelegate)
 			return decodeDelegation(m, c, msg.DelegatorAddress, msg.ValidatorAddress, msg.Amount)
 		},
-		Check: func(st module.Reader, m *module.Msg) error { return CheckUndelegate(st, m.Signer, m.Validator, m.Amount) },
+		Check: func(st module.Reader, m *module.Msg) error {
+			return CheckUndelegate(st, m.Signer, m.Validator, m.Amount)
+		},
 		Exec: func(st module.State, m *module.Msg, c *module.MsgContext) error {
 			v, ok := Get(st, m.Validator)
 			if !ok {

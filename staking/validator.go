@@ -48,17 +48,17 @@ type Validator struct {
 	// same 20 bytes). A validator taken from a CometBFT genesis without a
 	// staking section has no operator: Operator is then its CometBFT
 	// address, HasOperator is false and its tokens are in no pool.
-	Operator        common.Address
-	HasOperator     bool
-	ConsPubKey      []byte // 32-byte ed25519 key
-	Jailed          bool
-	Status          BondStatus
-	Tokens          *big.Int
-	DelegatorShares dec.Dec
-	Description     Description
-	UnbondingHeight int64
-	UnbondingTime   time.Time
-	Commission      Commission
+	Operator          common.Address
+	HasOperator       bool
+	ConsPubKey        []byte // 32-byte ed25519 key
+	Jailed            bool
+	Status            BondStatus
+	Tokens            *big.Int
+	DelegatorShares   dec.Dec
+	Description       Description
+	UnbondingHeight   int64
+	UnbondingTime     time.Time
+	Commission        Commission
 	MinSelfDelegation *big.Int
 	CreationHeight    int64
 	// RewardAddress receives the priority fees of the blocks it proposes

@@ -274,7 +274,10 @@ func edited(st module.Reader, m *module.Msg, now time.Time, exec bool) (*Validat
 		return nil, Err(CodeNoValidator)
 	}
 	d, nd := &v.Description, description(msg.Description)
-	for _, f := range []struct{ dst *string; v string }{{&d.Moniker, nd.Moniker}, {&d.Identity, nd.Identity}, {&d.Website, nd.Website},
+	for _, f := range []struct {
+		dst *string
+		v   string
+	}{{&d.Moniker, nd.Moniker}, {&d.Identity, nd.Identity}, {&d.Website, nd.Website},
 		{&d.SecurityContact, nd.SecurityContact}, {&d.Details, nd.Details}} {
 		if f.v != DoNotModify {
 			*f.dst = f.v
