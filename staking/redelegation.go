@@ -186,7 +186,7 @@ func (k *Keeper) Redelegate(st module.State, del, src, dst common.Address, amoun
 	var done time.Time
 	switch srcStatus {
 	case Bonded:
-		done, height = now.Add(GetParams(st).UnbondingTime), height
+		done = now.Add(GetParams(st).UnbondingTime)
 	case Unbonding:
 		done, height = sv.UnbondingTime, sv.UnbondingHeight
 	default:
