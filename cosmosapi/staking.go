@@ -2,10 +2,7 @@ package cosmosapi
 
 import (
 	"context"
-	"math/big"
-	"time"
 
-	queryv1beta1 "cosmossdk.io/api/cosmos/base/query/v1beta1"
 	basev1beta1 "cosmossdk.io/api/cosmos/base/v1beta1"
 	ed25519pb "cosmossdk.io/api/cosmos/crypto/ed25519"
 	stakingv1beta1 "cosmossdk.io/api/cosmos/staking/v1beta1"
@@ -17,15 +14,9 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/dec"
 	"github.com/emberchain/ember/native"
 	"github.com/emberchain/ember/staking"
-)
-
-// Staking parameters Ember does not vary but the SDK reports.
-const (
-	maxValidators     = 100
-	maxEntries        = 7
-	historicalEntries = 0 // no historical info is kept
 )
 
 type stakingServer struct {
@@ -33,20 +24,22 @@ type stakingServer struct {
 	b Backend
 }
 
-// legacyDec is the protobuf form of a cosmos.Dec holding n: the integer
-// n·10^18 in decimal (the JSON form, "n.000000000000000000", is the REST
+// legacyDec is the protobuf form of a LegacyDec: its value × 10^18, an
+// integer in decimal (the JSON form, "n.000000000000000000", is the REST
 // gateway's, see rest).
-func legacyDec(n *big.Int) string { return new(big.Int).Mul(n, staking.PowerReduction).String() }
+func legacyDec(d dec.Dec) string { return d.Raw().String() }
 
 func (s *stakingServer) valoper(a common.Address) string {
 	v, _ := accounts.NewPrefixes(s.b.Prefix()).Encode(accounts.KindValidator, a[:])
 	return v
 }
 
+func (s *stakingServer) acc(a common.Address) string { return accounts.Bech32(s.b.Prefix(), a) }
+
 // parseValoper parses a validator operator address (embervaloper1… or 0x…).
 func (s *stakingServer) parseValoper(v string) (common.Address, error) {
 	if v == "" {
-		return common.Address{}, invalid("empty validator address")
+		return common.Address{}, invalid("validator address cannot be empty")
 	}
 	if len(v) > 2 && (v[:2] == "0x" || v[:2] == "0X") {
 		return parseAccount(s.b, v)
@@ -58,25 +51,31 @@ func (s *stakingServer) parseValoper(v string) (common.Address, error) {
 	return common.BytesToAddress(b), nil
 }
 
-func (s *stakingServer) validator(v *staking.Validator) *stakingv1beta1.Validator {
-	bond := stakingv1beta1.BondStatus_BOND_STATUS_UNBONDED
-	if v.Status() == "BOND_STATUS_BONDED" {
-		bond = stakingv1beta1.BondStatus_BOND_STATUS_BONDED
+func (s *stakingServer) parseDelegator(d string) (common.Address, error) {
+	if d == "" {
+		return common.Address{}, invalid("delegator address cannot be empty")
 	}
-	zero := legacyDec(new(big.Int))
+	return parseAccount(s.b, d)
+}
+
+func (s *stakingServer) validator(v *staking.Validator) *stakingv1beta1.Validator {
+	c := v.Commission
+	d := v.Description
 	return &stakingv1beta1.Validator{
 		OperatorAddress: s.valoper(v.Operator),
 		ConsensusPubkey: native.Pack(&ed25519pb.PubKey{Key: v.ConsPubKey}),
-		Status:          bond,
+		Jailed:          v.Jailed,
+		Status:          stakingv1beta1.BondStatus(v.Status),
 		Tokens:          v.Tokens.String(),
-		DelegatorShares: legacyDec(v.Tokens), // one share per token: no slashing
-		Description:     &stakingv1beta1.Description{Moniker: v.Moniker},
-		UnbondingTime:   timestamppb.New(time.Unix(0, 0).UTC()),
+		DelegatorShares: legacyDec(v.DelegatorShares),
+		Description:     &stakingv1beta1.Description{Moniker: d.Moniker, Identity: d.Identity, Website: d.Website, SecurityContact: d.SecurityContact, Details: d.Details},
+		UnbondingHeight: v.UnbondingHeight,
+		UnbondingTime:   timestamppb.New(v.UnbondingTime),
 		Commission: &stakingv1beta1.Commission{
-			CommissionRates: &stakingv1beta1.CommissionRates{Rate: zero, MaxRate: zero, MaxChangeRate: zero},
-			UpdateTime:      timestamppb.New(time.Unix(0, 0).UTC()),
+			CommissionRates: &stakingv1beta1.CommissionRates{Rate: legacyDec(c.Rate), MaxRate: legacyDec(c.MaxRate), MaxChangeRate: legacyDec(c.MaxChangeRate)},
+			UpdateTime:      timestamppb.New(c.UpdateTime),
 		},
-		MinSelfDelegation: "1",
+		MinSelfDelegation: v.MinSelfDelegation.String(),
 	}
 }
 
@@ -90,41 +89,56 @@ func (s *stakingServer) Validators(ctx context.Context, req *stakingv1beta1.Quer
 	if err != nil {
 		return nil, err
 	}
-	out := []*stakingv1beta1.Validator{}
+	var items []keyed[*stakingv1beta1.Validator]
 	for _, v := range staking.All(st) {
-		if pv := s.validator(v); req.GetStatus() == "" || pv.Status.String() == req.GetStatus() {
-			out = append(out, pv)
+		if req.GetStatus() == "" || v.Status.String() == req.GetStatus() {
+			items = append(items, keyed[*stakingv1beta1.Validator]{v.Operator, s.validator(v)})
 		}
 	}
-	return &stakingv1beta1.QueryValidatorsResponse{Validators: out, Pagination: &queryv1beta1.PageResponse{Total: uint64(len(out))}}, nil
-}
-
-func (s *stakingServer) Validator(ctx context.Context, req *stakingv1beta1.QueryValidatorRequest) (*stakingv1beta1.QueryValidatorResponse, error) {
-	op, err := s.parseValoper(req.GetValidatorAddr())
+	out, page, err := paginate(items, req.GetPagination())
 	if err != nil {
 		return nil, err
+	}
+	return &stakingv1beta1.QueryValidatorsResponse{Validators: out, Pagination: page}, nil
+}
+
+// openValidator parses op and opens the state; the validator must exist.
+func (s *stakingServer) openValidator(ctx context.Context, addr string) (*staking.Validator, *state.StateDB, error) {
+	op, err := s.parseValoper(addr)
+	if err != nil {
+		return nil, nil, err
 	}
 	st, err := openState(ctx, s.b)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	v, ok := staking.Get(st, op)
 	if !ok {
-		return nil, status.Errorf(codes.NotFound, "validator %s not found", req.GetValidatorAddr())
+		return nil, nil, status.Errorf(codes.NotFound, "validator %s not found", addr)
+	}
+	return v, st, nil
+}
+
+func (s *stakingServer) Validator(ctx context.Context, req *stakingv1beta1.QueryValidatorRequest) (*stakingv1beta1.QueryValidatorResponse, error) {
+	v, _, err := s.openValidator(ctx, req.GetValidatorAddr())
+	if err != nil {
+		return nil, err
 	}
 	return &stakingv1beta1.QueryValidatorResponse{Validator: s.validator(v)}, nil
 }
 
-func (s *stakingServer) delegation(del, op common.Address, amount *big.Int) *stakingv1beta1.DelegationResponse {
+// delegation is del's delegation to v with its balance: the tokens of its
+// shares, truncated.
+func (s *stakingServer) delegation(del common.Address, v *staking.Validator, shares dec.Dec) *stakingv1beta1.DelegationResponse {
 	return &stakingv1beta1.DelegationResponse{
-		Delegation: &stakingv1beta1.Delegation{DelegatorAddress: accounts.Bech32(s.b.Prefix(), del), ValidatorAddress: s.valoper(op), Shares: legacyDec(amount)},
-		Balance:    &basev1beta1.Coin{Denom: s.b.Denom(), Amount: amount.String()},
+		Delegation: &stakingv1beta1.Delegation{DelegatorAddress: s.acc(del), ValidatorAddress: s.valoper(v.Operator), Shares: legacyDec(shares)},
+		Balance:    &basev1beta1.Coin{Denom: s.b.Denom(), Amount: v.TokensFromShares(shares).TruncateInt().String()},
 	}
 }
 
-// delegatorAndValidator parses a (delegator, validator) pair and opens the state.
+// pair parses a (delegator, validator) pair and opens the state.
 func (s *stakingServer) pair(ctx context.Context, delegator, validator string) (common.Address, common.Address, *state.StateDB, error) {
-	del, err := parseAccount(s.b, delegator)
+	del, err := s.parseDelegator(delegator)
 	if err != nil {
 		return common.Address{}, common.Address{}, nil, err
 	}
@@ -141,44 +155,84 @@ func (s *stakingServer) Delegation(ctx context.Context, req *stakingv1beta1.Quer
 	if err != nil {
 		return nil, err
 	}
-	amount := staking.Delegation(st, del, op)
-	if amount.Sign() == 0 {
+	shares, ok := staking.DelegationShares(st, del, op)
+	v, found := staking.Get(st, op)
+	if !ok || !found {
 		return nil, status.Errorf(codes.NotFound, "delegation with delegator %s not found for validator %s", req.GetDelegatorAddr(), req.GetValidatorAddr())
 	}
-	return &stakingv1beta1.QueryDelegationResponse{DelegationResponse: s.delegation(del, op, amount)}, nil
+	return &stakingv1beta1.QueryDelegationResponse{DelegationResponse: s.delegation(del, v, shares)}, nil
 }
 
-func (s *stakingServer) DelegatorDelegations(ctx context.Context, req *stakingv1beta1.QueryDelegatorDelegationsRequest) (*stakingv1beta1.QueryDelegatorDelegationsResponse, error) {
-	del, st, err := read(ctx, s.b, req.GetDelegatorAddr())
+func (s *stakingServer) ValidatorDelegations(ctx context.Context, req *stakingv1beta1.QueryValidatorDelegationsRequest) (*stakingv1beta1.QueryValidatorDelegationsResponse, error) {
+	v, st, err := s.openValidator(ctx, req.GetValidatorAddr())
 	if err != nil {
 		return nil, err
 	}
-	out := []*stakingv1beta1.DelegationResponse{}
-	for _, v := range staking.All(st) {
-		if amount := staking.Delegation(st, del, v.Operator); amount.Sign() > 0 {
-			out = append(out, s.delegation(del, v.Operator, amount))
-		}
+	var items []keyed[*stakingv1beta1.DelegationResponse]
+	for _, del := range staking.ValidatorDelegators(st, v.Operator) {
+		shares, _ := staking.DelegationShares(st, del, v.Operator)
+		items = append(items, keyed[*stakingv1beta1.DelegationResponse]{del, s.delegation(del, v, shares)})
 	}
-	return &stakingv1beta1.QueryDelegatorDelegationsResponse{DelegationResponses: out, Pagination: &queryv1beta1.PageResponse{Total: uint64(len(out))}}, nil
+	out, page, err := paginate(items, req.GetPagination())
+	if err != nil {
+		return nil, err
+	}
+	return &stakingv1beta1.QueryValidatorDelegationsResponse{DelegationResponses: out, Pagination: page}, nil
 }
 
-func (s *stakingServer) UnbondingDelegation(ctx context.Context, req *stakingv1beta1.QueryUnbondingDelegationRequest) (*stakingv1beta1.QueryUnbondingDelegationResponse, error) {
+func (s *stakingServer) DelegatorDelegations(ctx context.Context, req *stakingv1beta1.QueryDelegatorDelegationsRequest) (*stakingv1beta1.QueryDelegatorDelegationsResponse, error) {
+	del, err := s.parseDelegator(req.GetDelegatorAddr())
+	if err != nil {
+		return nil, err
+	}
+	st, err := openState(ctx, s.b)
+	if err != nil {
+		return nil, err
+	}
+	var items []keyed[*stakingv1beta1.DelegationResponse]
+	for _, op := range staking.DelegatorValidators(st, del) {
+		v, _ := staking.Get(st, op)
+		shares, _ := staking.DelegationShares(st, del, op)
+		items = append(items, keyed[*stakingv1beta1.DelegationResponse]{op, s.delegation(del, v, shares)})
+	}
+	out, page, err := paginate(items, req.GetPagination())
+	if err != nil {
+		return nil, err
+	}
+	return &stakingv1beta1.QueryDelegatorDelegationsResponse{DelegationResponses: out, Pagination: page}, nil
+}
+
+func (s *stakingServer) DelegatorValidators(ctx context.Context, req *stakingv1beta1.QueryDelegatorValidatorsRequest) (*stakingv1beta1.QueryDelegatorValidatorsResponse, error) {
+	del, err := s.parseDelegator(req.GetDelegatorAddr())
+	if err != nil {
+		return nil, err
+	}
+	st, err := openState(ctx, s.b)
+	if err != nil {
+		return nil, err
+	}
+	var items []keyed[*stakingv1beta1.Validator]
+	for _, op := range staking.DelegatorValidators(st, del) {
+		v, _ := staking.Get(st, op)
+		items = append(items, keyed[*stakingv1beta1.Validator]{op, s.validator(v)})
+	}
+	out, page, err := paginate(items, req.GetPagination())
+	if err != nil {
+		return nil, err
+	}
+	return &stakingv1beta1.QueryDelegatorValidatorsResponse{Validators: out, Pagination: page}, nil
+}
+
+func (s *stakingServer) DelegatorValidator(ctx context.Context, req *stakingv1beta1.QueryDelegatorValidatorRequest) (*stakingv1beta1.QueryDelegatorValidatorResponse, error) {
 	del, op, st, err := s.pair(ctx, req.GetDelegatorAddr(), req.GetValidatorAddr())
 	if err != nil {
 		return nil, err
 	}
-	ubd := &stakingv1beta1.UnbondingDelegation{DelegatorAddress: accounts.Bech32(s.b.Prefix(), del), ValidatorAddress: s.valoper(op)}
-	for _, e := range staking.Unbondings(st) {
-		if e.Delegator == del && e.Operator == op {
-			ubd.Entries = append(ubd.Entries, &stakingv1beta1.UnbondingDelegationEntry{
-				CompletionTime: timestamppb.New(e.CompletionTime), InitialBalance: e.Amount.String(), Balance: e.Amount.String(),
-			})
-		}
+	v, found := staking.Get(st, op)
+	if _, ok := staking.DelegationShares(st, del, op); !ok || !found {
+		return nil, status.Error(codes.NotFound, "no delegation for (address, validator) tuple")
 	}
-	if len(ubd.Entries) == 0 {
-		return nil, status.Errorf(codes.NotFound, "unbonding delegation with delegator %s not found for validator %s", req.GetDelegatorAddr(), req.GetValidatorAddr())
-	}
-	return &stakingv1beta1.QueryUnbondingDelegationResponse{Unbond: ubd}, nil
+	return &stakingv1beta1.QueryDelegatorValidatorResponse{Validator: s.validator(v)}, nil
 }
 
 func (s *stakingServer) Params(ctx context.Context, _ *stakingv1beta1.QueryParamsRequest) (*stakingv1beta1.QueryParamsResponse, error) {
@@ -186,20 +240,34 @@ func (s *stakingServer) Params(ctx context.Context, _ *stakingv1beta1.QueryParam
 	if err != nil {
 		return nil, err
 	}
+	p := staking.GetParams(st)
+	denom := p.BondDenom
+	if denom == "" {
+		denom = s.b.Denom()
+	}
 	return &stakingv1beta1.QueryParamsResponse{Params: &stakingv1beta1.Params{
-		UnbondingTime: durationpb.New(staking.UnbondingTime(st)), MaxValidators: maxValidators, MaxEntries: maxEntries,
-		HistoricalEntries: historicalEntries, BondDenom: s.b.Denom(), MinCommissionRate: legacyDec(new(big.Int)),
+		UnbondingTime: durationpb.New(p.UnbondingTime), MaxValidators: uint32(p.MaxValidators), MaxEntries: uint32(p.MaxEntries),
+		HistoricalEntries: uint32(p.HistoricalEntries), BondDenom: denom, MinCommissionRate: legacyDec(p.MinCommissionRate),
 	}}, nil
 }
 
 // Pool: the bonded tokens are the bonded pool's balance, the not-bonded
-// ones the unbonding pool's (tokens waiting for their unbonding time).
+// ones the not-bonded pool's.
 func (s *stakingServer) Pool(ctx context.Context, _ *stakingv1beta1.QueryPoolRequest) (*stakingv1beta1.QueryPoolResponse, error) {
 	st, err := openState(ctx, s.b)
 	if err != nil {
 		return nil, err
 	}
 	return &stakingv1beta1.QueryPoolResponse{Pool: &stakingv1beta1.Pool{
-		BondedTokens: st.GetBalance(staking.BondedPool).Dec(), NotBondedTokens: st.GetBalance(staking.UnbondingPool).Dec(),
+		BondedTokens: st.GetBalance(staking.BondedPool).Dec(), NotBondedTokens: st.GetBalance(staking.NotBondedPool).Dec(),
 	}}, nil
+}
+
+// HistoricalInfo: Ember keeps none (historical_entries 0), so every
+// height is not found, as the SDK answers with that parameter.
+func (s *stakingServer) HistoricalInfo(ctx context.Context, req *stakingv1beta1.QueryHistoricalInfoRequest) (*stakingv1beta1.QueryHistoricalInfoResponse, error) {
+	if req.GetHeight() < 0 {
+		return nil, invalid("height cannot be negative")
+	}
+	return nil, status.Errorf(codes.NotFound, "historical info for height %d not found", req.GetHeight())
 }

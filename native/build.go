@@ -54,14 +54,30 @@ func (b Builder) Send(from, to common.Address, amount *big.Int) proto.Message {
 	return &bankv1beta1.MsgSend{FromAddress: b.acc(from), ToAddress: b.acc(to), Amount: []*basev1beta1.Coin{Coin(amount, b.Denom)}}
 }
 
+// Commission is the commission of a new validator, as LegacyDecs in their
+// protobuf form (the value × 10^18, e.g. "100000000000000000" for 0.1).
+type Commission struct {
+	Rate, MaxRate, MaxChangeRate string
+}
+
+// DefaultCommission is what CreateValidator sets: 10%, at most 20%,
+// changing by at most 1 point a day.
+var DefaultCommission = Commission{Rate: "100000000000000000", MaxRate: "200000000000000000", MaxChangeRate: "10000000000000000"}
+
 // CreateValidator is a MsgCreateValidator of operator op with ed25519 key
-// consKey and a self-bond of amount. Commission and minimum self-delegation
-// are filled with the Cosmos defaults; Ember does not use them.
+// consKey and a self-bond of amount, with DefaultCommission and a minimum
+// self-delegation of 1.
 func (b Builder) CreateValidator(op common.Address, consKey []byte, moniker string, amount *big.Int) proto.Message {
+	return b.CreateValidatorWith(op, consKey, moniker, amount, DefaultCommission, big.NewInt(1))
+}
+
+// CreateValidatorWith is a MsgCreateValidator with commission c and
+// minimum self-delegation minSelf.
+func (b Builder) CreateValidatorWith(op common.Address, consKey []byte, moniker string, amount *big.Int, c Commission, minSelf *big.Int) proto.Message {
 	return &stakingv1beta1.MsgCreateValidator{
 		Description:       &stakingv1beta1.Description{Moniker: moniker},
-		Commission:        &stakingv1beta1.CommissionRates{Rate: "100000000000000000", MaxRate: "200000000000000000", MaxChangeRate: "10000000000000000"},
-		MinSelfDelegation: "1",
+		Commission:        &stakingv1beta1.CommissionRates{Rate: c.Rate, MaxRate: c.MaxRate, MaxChangeRate: c.MaxChangeRate},
+		MinSelfDelegation: minSelf.String(),
 		ValidatorAddress:  b.valoper(op),
 		Pubkey:            Pack(&ed25519pb.PubKey{Key: consKey}),
 		Value:             Coin(amount, b.Denom),
@@ -70,13 +86,25 @@ func (b Builder) CreateValidator(op common.Address, consKey []byte, moniker stri
 
 // EditValidator is a MsgEditValidator; an empty moniker leaves it unchanged.
 func (b Builder) EditValidator(op common.Address, moniker string) proto.Message {
+	return b.EditValidatorWith(op, moniker, "", nil)
+}
+
+// EditValidatorWith is a MsgEditValidator that also sets the commission
+// rate (a LegacyDec's protobuf form; "" leaves it) and the minimum
+// self-delegation (nil leaves it).
+func (b Builder) EditValidatorWith(op common.Address, moniker, rate string, minSelf *big.Int) proto.Message {
 	if moniker == "" {
 		moniker = staking.DoNotModify
 	}
-	return &stakingv1beta1.MsgEditValidator{
+	m := &stakingv1beta1.MsgEditValidator{
 		Description:      &stakingv1beta1.Description{Moniker: moniker, Identity: staking.DoNotModify, Website: staking.DoNotModify, SecurityContact: staking.DoNotModify, Details: staking.DoNotModify},
 		ValidatorAddress: b.valoper(op),
+		CommissionRate:   rate,
 	}
+	if minSelf != nil {
+		m.MinSelfDelegation = minSelf.String()
+	}
+	return m
 }
 
 // SetRewardAddress is the MsgSetWithdrawAddress that makes reward the fee
@@ -93,6 +121,17 @@ func (b Builder) Delegate(del, op common.Address, amount *big.Int) proto.Message
 // Undelegate is a MsgUndelegate.
 func (b Builder) Undelegate(del, op common.Address, amount *big.Int) proto.Message {
 	return &stakingv1beta1.MsgUndelegate{DelegatorAddress: b.acc(del), ValidatorAddress: b.valoper(op), Amount: Coin(amount, b.Denom)}
+}
+
+// Redelegate is a MsgBeginRedelegate of amount from src to dst.
+func (b Builder) Redelegate(del, src, dst common.Address, amount *big.Int) proto.Message {
+	return &stakingv1beta1.MsgBeginRedelegate{DelegatorAddress: b.acc(del), ValidatorSrcAddress: b.valoper(src), ValidatorDstAddress: b.valoper(dst), Amount: Coin(amount, b.Denom)}
+}
+
+// CancelUnbonding is a MsgCancelUnbondingDelegation of amount of the
+// unbonding entry from op created at height.
+func (b Builder) CancelUnbonding(del, op common.Address, amount *big.Int, height int64) proto.Message {
+	return &stakingv1beta1.MsgCancelUnbondingDelegation{DelegatorAddress: b.acc(del), ValidatorAddress: b.valoper(op), Amount: Coin(amount, b.Denom), CreationHeight: height}
 }
 
 // SignOptions are what a signer fills in besides the messages.

@@ -3,6 +3,7 @@ package staking
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math/big"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/math"
 
+	"github.com/emberchain/ember/dec"
 	"github.com/emberchain/ember/module"
 )
 
@@ -19,11 +21,25 @@ import (
 // bonding rules. Each validator's voting power is its bonded tokens / 10^18;
 // the CometBFT genesis validators must be the same set with the same powers.
 type GenesisState struct {
+	// Params are the SDK's x/staking params; absent fields take the
+	// defaults (max_validators 100, max_entries 7).
+	Params *GenesisParams `json:"params,omitempty"`
 	// UnbondingTime is how long undelegated tokens stay locked, as a Go
-	// duration ("60s", "504h").
-	UnbondingTime string `json:"unbonding_time"`
+	// duration ("60s", "504h"); params.unbonding_time wins when both are set.
+	UnbondingTime string `json:"unbonding_time,omitempty"`
 	// Validators are bonded from block 1 on.
 	Validators []GenesisValidator `json:"validators"`
+}
+
+// GenesisParams is app_state.staking.params, as the SDK writes it (the
+// unbonding time as "1814400s", rates as decimals).
+type GenesisParams struct {
+	UnbondingTime     string `json:"unbonding_time,omitempty"`
+	MaxValidators     uint32 `json:"max_validators,omitempty"`
+	MaxEntries        uint32 `json:"max_entries,omitempty"`
+	HistoricalEntries uint32 `json:"historical_entries,omitempty"`
+	BondDenom         string `json:"bond_denom,omitempty"`
+	MinCommissionRate string `json:"min_commission_rate,omitempty"`
 }
 
 // GenesisValidator is one validator bonded at genesis. Its self-bond is
@@ -39,6 +55,17 @@ type GenesisValidator struct {
 	ConsensusPubKey []byte `json:"consensus_pubkey"`
 	// Tokens is the self-bond in the base denomination.
 	Tokens *Amount `json:"tokens"`
+	// Commission is optional (none: 0, max 1, max change 1).
+	Commission *GenesisCommission `json:"commission,omitempty"`
+	// MinSelfDelegation is optional (none: 1).
+	MinSelfDelegation *Amount `json:"min_self_delegation,omitempty"`
+}
+
+// GenesisCommission is a genesis validator's commission, decimals ("0.1").
+type GenesisCommission struct {
+	Rate          string `json:"rate"`
+	MaxRate       string `json:"max_rate"`
+	MaxChangeRate string `json:"max_change_rate"`
 }
 
 // Amount is an amount of the base denomination in genesis: written as a
@@ -55,36 +82,68 @@ func (a *Amount) UnmarshalText(b []byte) error { return (*math.HexOrDecimal256)(
 // that CometBFT's genesis validators are the same set with power =
 // tokens / 10^18. Without a staking section, the CometBFT validators are
 // the set, without operators.
-func (Module) InitGenesis(g *module.Genesis) error {
+func (m Module) InitGenesis(g *module.Genesis) error {
 	var gs *GenesisState
 	if err := g.Section(Name, &gs); err != nil {
 		return err
 	}
-	vals, unbonding, err := genesisValidators(gs, g.Validators, g.Rewards)
+	vals, params, err := genesisValidators(gs, g.Validators, g.Rewards)
 	if err != nil {
 		return err
 	}
-	for _, addr := range []common.Address{StateAddress, BondedPool, UnbondingPool} {
+	for _, addr := range []common.Address{StateAddress, BondedPool, NotBondedPool} {
 		if _, taken := g.Alloc[addr]; taken {
 			return fmt.Errorf("genesis allocation names the staking system account %s", addr.Hex())
 		}
 	}
-	if err := InitGenesis(g.State(), vals, unbonding); err != nil {
+	if err := m.keeper().InitGenesis(g.State(), vals, params); err != nil {
 		return fmt.Errorf("app_state.staking: %w", err)
 	}
 	return nil
 }
 
-// genesisValidators are the validators and the unbonding time of gs, or of
+// genesisParams reads gs's params over the defaults.
+func genesisParams(gs *GenesisState) (Params, error) {
+	p := DefaultParams()
+	unbonding := gs.UnbondingTime
+	if gp := gs.Params; gp != nil {
+		if gp.UnbondingTime != "" {
+			unbonding = gp.UnbondingTime
+		}
+		if gp.MaxValidators > 0 {
+			p.MaxValidators = uint64(gp.MaxValidators)
+		}
+		if gp.MaxEntries > 0 {
+			p.MaxEntries = uint64(gp.MaxEntries)
+		}
+		p.HistoricalEntries, p.BondDenom = uint64(gp.HistoricalEntries), gp.BondDenom
+		if gp.MinCommissionRate != "" {
+			r, err := dec.Parse(gp.MinCommissionRate)
+			if err != nil || r.IsNegative() || r.GT(dec.One()) {
+				return p, fmt.Errorf("app_state.staking.params.min_commission_rate %q: want a decimal in [0, 1]", gp.MinCommissionRate)
+			}
+			p.MinCommissionRate = r
+		}
+	}
+	if unbonding != "" {
+		d, err := time.ParseDuration(unbonding)
+		if err != nil || d < time.Second {
+			return p, fmt.Errorf("app_state.staking.unbonding_time %q: want a duration of at least 1s, such as 504h or 60s", unbonding)
+		}
+		p.UnbondingTime = d
+	}
+	return p, nil
+}
+
+// genesisValidators are the validators and the params of gs, or of
 // CometBFT's validators without gs.
-func genesisValidators(gs *GenesisState, cmtVals []abci.ValidatorUpdate, rewards map[string]common.Address) ([]Genesis, time.Duration, error) {
+func genesisValidators(gs *GenesisState, cmtVals []abci.ValidatorUpdate, rewards map[string]common.Address) ([]Genesis, Params, error) {
 	var vals []Genesis
-	unbonding := DefaultUnbondingTime
 	if gs == nil {
 		for _, u := range cmtVals {
 			pk := u.PubKey.GetEd25519()
 			if pk == nil {
-				return nil, 0, fmt.Errorf("genesis validator with a %T key: only ed25519 consensus keys are supported", u.PubKey.Sum)
+				return nil, Params{}, fmt.Errorf("genesis validator with a %T key: only ed25519 consensus keys are supported", u.PubKey.Sum)
 			}
 			g := Genesis{ConsPubKey: pk, Tokens: new(big.Int).Mul(big.NewInt(u.Power), PowerReduction)}
 			g.RewardAddress = common.BytesToAddress(hexBytes(consHex(pk)))
@@ -93,33 +152,58 @@ func genesisValidators(gs *GenesisState, cmtVals []abci.ValidatorUpdate, rewards
 			}
 			vals = append(vals, g)
 		}
-		return vals, unbonding, nil
+		return vals, DefaultParams(), nil
 	}
-	if gs.UnbondingTime != "" {
-		d, err := time.ParseDuration(gs.UnbondingTime)
-		if err != nil || d < time.Second {
-			return nil, 0, fmt.Errorf("app_state.staking.unbonding_time %q: want a duration of at least 1s, such as 504h or 60s", gs.UnbondingTime)
-		}
-		unbonding = d
+	params, err := genesisParams(gs)
+	if err != nil {
+		return nil, params, err
 	}
 	for i, v := range gs.Validators {
-		if v.Tokens == nil || (*big.Int)(v.Tokens).Cmp(PowerReduction) < 0 {
-			return nil, 0, fmt.Errorf("app_state.staking.validators[%d] (%s): tokens must be at least 10^18 (power 1)", i, v.Moniker)
+		g, err := genesisValidator(i, v)
+		if err != nil {
+			return nil, params, err
 		}
-		if len(v.ConsensusPubKey) != 32 {
-			return nil, 0, fmt.Errorf("app_state.staking.validators[%d] (%s): consensus_pubkey has %d bytes, want a 32-byte ed25519 key", i, v.Moniker, len(v.ConsensusPubKey))
-		}
-		g := Genesis{Moniker: v.Moniker, Operator: v.Operator, HasOperator: true, ConsPubKey: v.ConsensusPubKey,
-			Tokens: (*big.Int)(v.Tokens), RewardAddress: v.Operator}
 		if r, ok := rewards[consHex(v.ConsensusPubKey)]; ok {
 			g.RewardAddress = r
 		}
 		vals = append(vals, g)
 	}
 	if err := matchGenesisValidators(vals, cmtVals); err != nil {
-		return nil, 0, err
+		return nil, params, err
 	}
-	return vals, unbonding, nil
+	return vals, params, nil
+}
+
+// genesisValidator checks and converts app_state.staking.validators[i].
+func genesisValidator(i int, v GenesisValidator) (Genesis, error) {
+	if v.Tokens == nil || (*big.Int)(v.Tokens).Cmp(PowerReduction) < 0 {
+		return Genesis{}, fmt.Errorf("app_state.staking.validators[%d] (%s): tokens must be at least 10^18 (power 1)", i, v.Moniker)
+	}
+	if len(v.ConsensusPubKey) != 32 {
+		return Genesis{}, fmt.Errorf("app_state.staking.validators[%d] (%s): consensus_pubkey has %d bytes, want a 32-byte ed25519 key", i, v.Moniker, len(v.ConsensusPubKey))
+	}
+	g := Genesis{Moniker: v.Moniker, Operator: v.Operator, HasOperator: true, ConsPubKey: v.ConsensusPubKey,
+		Tokens: (*big.Int)(v.Tokens), RewardAddress: v.Operator, Commission: Commission{Rate: dec.Zero(), MaxRate: dec.One(), MaxChangeRate: dec.One()},
+		MinSelfDelegation: big.NewInt(1)}
+	if c := v.Commission; c != nil {
+		var errs [3]error
+		g.Commission.Rate, errs[0] = dec.Parse(c.Rate)
+		g.Commission.MaxRate, errs[1] = dec.Parse(c.MaxRate)
+		g.Commission.MaxChangeRate, errs[2] = dec.Parse(c.MaxChangeRate)
+		if err := errors.Join(errs[:]...); err != nil {
+			return Genesis{}, fmt.Errorf("app_state.staking.validators[%d] (%s): commission: %w", i, v.Moniker, err)
+		}
+		if err := validateCommission(g.Commission); err != nil {
+			return Genesis{}, fmt.Errorf("app_state.staking.validators[%d] (%s): commission: %w", i, v.Moniker, err)
+		}
+	}
+	if v.MinSelfDelegation != nil {
+		g.MinSelfDelegation = new(big.Int).Set((*big.Int)(v.MinSelfDelegation))
+		if g.MinSelfDelegation.Sign() <= 0 || g.MinSelfDelegation.Cmp(g.Tokens) > 0 {
+			return Genesis{}, fmt.Errorf("app_state.staking.validators[%d] (%s): min_self_delegation must be positive and at most tokens", i, v.Moniker)
+		}
+	}
+	return g, nil
 }
 
 // matchGenesisValidators checks the staking validators against CometBFT's.

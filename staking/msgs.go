@@ -2,12 +2,10 @@ package staking
 
 import (
 	"math/big"
-	"strings"
+	"strconv"
 	"time"
 
 	basev1beta1 "cosmossdk.io/api/cosmos/base/v1beta1"
-	ed25519pb "cosmossdk.io/api/cosmos/crypto/ed25519"
-	distrv1beta1 "cosmossdk.io/api/cosmos/distribution/v1beta1"
 	stakingv1beta1 "cosmossdk.io/api/cosmos/staking/v1beta1"
 	"github.com/ethereum/go-ethereum/common"
 	"google.golang.org/protobuf/proto"
@@ -17,202 +15,157 @@ import (
 
 // Message type URLs the module executes.
 const (
-	TypeMsgCreateValidator    = "/cosmos.staking.v1beta1.MsgCreateValidator"
-	TypeMsgEditValidator      = "/cosmos.staking.v1beta1.MsgEditValidator"
-	TypeMsgDelegate           = "/cosmos.staking.v1beta1.MsgDelegate"
-	TypeMsgUndelegate         = "/cosmos.staking.v1beta1.MsgUndelegate"
-	TypeMsgSetWithdrawAddress = "/cosmos.distribution.v1beta1.MsgSetWithdrawAddress"
+	TypeMsgCreateValidator = "/cosmos.staking.v1beta1.MsgCreateValidator"
+	TypeMsgEditValidator   = "/cosmos.staking.v1beta1.MsgEditValidator"
+	TypeMsgDelegate        = "/cosmos.staking.v1beta1.MsgDelegate"
+	TypeMsgUndelegate      = "/cosmos.staking.v1beta1.MsgUndelegate"
+	TypeMsgBeginRedelegate = "/cosmos.staking.v1beta1.MsgBeginRedelegate"
+	TypeMsgCancelUnbonding = "/cosmos.staking.v1beta1.MsgCancelUnbondingDelegation"
 )
 
 // Fixed gas of the messages.
 const (
 	GasMsgCreateValidator = 100_000
-	GasMsgDelegate        = 50_000 // MsgDelegate and MsgUndelegate
-	GasMsgEdit            = 20_000 // MsgEditValidator and MsgSetWithdrawAddress
+	GasMsgDelegate        = 50_000 // MsgDelegate, MsgUndelegate, MsgCancelUnbondingDelegation
+	GasMsgRedelegate      = 75_000
+	GasMsgEdit            = 20_000
 )
 
 // ConsensusPubKeyType is the type URL of a validator's ed25519 consensus key.
 const ConsensusPubKeyType = "/cosmos.crypto.ed25519.PubKey"
 
-// DoNotModify is the description value MsgEditValidator uses for "leave
-// this field as it is", as in the Cosmos SDK.
-const DoNotModify = "[do-not-modify]"
-
-// MaxMonikerLength is Cosmos's bound on a moniker.
-const MaxMonikerLength = 70
-
-// distributionModule is the `message.module` of MsgSetWithdrawAddress, a
-// distribution message in Cosmos that sets the staking state's reward
-// address here.
-const distributionModule = "distribution"
-
 func amount(m *module.Msg) *big.Int { return m.Amount }
 
-var msgCreateValidator = &module.MsgHandler{
-	TypeURL: TypeMsgCreateValidator, Module: Name, Gas: GasMsgCreateValidator,
-	New:    func() proto.Message { return new(stakingv1beta1.MsgCreateValidator) },
-	Decode: decodeCreateValidator,
-	Spend:  amount,
-	Check: func(st module.Reader, m *module.Msg) error {
-		return coded(CheckCreate(st, m.Validator, m.ConsKey, m.Amount))
-	},
-	Exec: func(st module.State, m *module.Msg, c *module.MsgContext) error {
-		if err := fundsFor(st, m.Signer, m.Amount, c.Env.Denom); err != nil {
-			return err
-		}
-		if err := Create(st, m.Validator, m.ConsKey, *m.Moniker, m.Amount); err != nil {
-			return coded(err)
-		}
-		ev := c.Events
-		ev.Coins(m.Signer, BondedPool, m.Amount, c.Index)
-		ev.Add("create_validator", "validator", ev.Valoper(m.Validator), "amount", ev.Coin(m.Amount), "msg_index", c.Index)
-		return nil
-	},
-}
-
-func decodeCreateValidator(p proto.Message, m *module.Msg, c module.Codec) error {
-	msg := p.(*stakingv1beta1.MsgCreateValidator)
-	var err error
-	if m.Signer, err = c.Operator(msg.ValidatorAddress); err != nil {
-		return err
-	}
-	m.Validator = m.Signer
-	if msg.DelegatorAddress != "" { // deprecated field; when set it must be the operator
-		if d, err := c.Account("delegator_address", msg.DelegatorAddress); err != nil || d != m.Signer {
-			return module.SDKError(module.CodeInvalidAddress, "delegator_address %q is not the operator's account", msg.DelegatorAddress)
-		}
-	}
-	if msg.Pubkey == nil || msg.Pubkey.TypeUrl != ConsensusPubKeyType {
-		return codedErr(CodeBadPubKeyType, "validator pubkey type is not supported").WithDetail("want %s", ConsensusPubKeyType)
-	}
-	var pk ed25519pb.PubKey
-	if err := module.StrictUnmarshal(msg.Pubkey.Value, &pk); err != nil || len(pk.Key) != 32 {
-		return module.SDKError(module.CodeInvalidPubKey, "consensus pubkey: want a 32-byte ed25519 key")
-	}
-	m.ConsKey = pk.Key
-	if m.Amount, err = module.CoinAmount(msg.Value, c.Denom); err != nil {
-		return err
-	}
-	if m.Amount.Cmp(PowerReduction) < 0 {
-		return module.SDKError(module.CodeInvalidRequest, "self-bond %v%s is below 1 voting power (10^18%s)", m.Amount, c.Denom, c.Denom)
-	}
-	moniker := msg.GetDescription().GetMoniker()
-	if strings.TrimSpace(moniker) == "" || len(moniker) > MaxMonikerLength {
-		return module.SDKError(module.CodeInvalidRequest, "moniker must be 1 to %d characters", MaxMonikerLength)
-	}
-	m.Moniker = &moniker
-	return nil
-}
-
-// checkOperated refuses a message to a validator that does not exist or
-// has no operator.
-func checkOperated(st module.Reader, m *module.Msg) error {
-	if v, ok := Get(st, m.Validator); !ok || !v.HasOperator {
-		return coded(ErrNoValidator)
-	}
-	return nil
-}
-
-var msgEditValidator = &module.MsgHandler{
-	TypeURL: TypeMsgEditValidator, Module: Name, Gas: GasMsgEdit,
-	New: func() proto.Message { return new(stakingv1beta1.MsgEditValidator) },
-	Decode: func(p proto.Message, m *module.Msg, c module.Codec) error {
-		msg := p.(*stakingv1beta1.MsgEditValidator)
-		var err error
-		if m.Signer, err = c.Operator(msg.ValidatorAddress); err != nil {
-			return err
-		}
-		m.Validator = m.Signer
-		if mon := msg.GetDescription().GetMoniker(); mon != "" && mon != DoNotModify {
-			if len(mon) > MaxMonikerLength {
-				return module.SDKError(module.CodeInvalidRequest, "moniker longer than %d characters", MaxMonikerLength)
+func (k *Keeper) msgDelegate() *module.MsgHandler {
+	return &module.MsgHandler{
+		TypeURL: TypeMsgDelegate, Module: Name, Gas: GasMsgDelegate,
+		New: func() proto.Message { return new(stakingv1beta1.MsgDelegate) },
+		Decode: func(p proto.Message, m *module.Msg, c module.Codec) error {
+			msg := p.(*stakingv1beta1.MsgDelegate)
+			return decodeDelegation(m, c, msg.DelegatorAddress, msg.ValidatorAddress, msg.Amount)
+		},
+		Spend: amount,
+		Check: func(st module.Reader, m *module.Msg) error { return k.CheckDelegate(st, m.Validator, m.Amount) },
+		Exec: func(st module.State, m *module.Msg, c *module.MsgContext) error {
+			if err := fundsFor(st, m.Signer, m.Amount, c.Env.Denom); err != nil {
+				return err
 			}
-			m.Moniker = &mon
-		}
-		return nil
-	},
-	Check: checkOperated,
-	Exec: func(st module.State, m *module.Msg, c *module.MsgContext) error {
-		if err := Edit(st, m.Validator, m.Moniker, nil); err != nil {
-			return coded(err)
-		}
-		v, _ := Get(st, m.Validator)
-		c.Events.Add("edit_validator", "validator", c.Events.Valoper(m.Validator), "moniker", v.Moniker, "msg_index", c.Index)
-		return nil
-	},
+			shares, err := k.Delegate(st, m.Signer, m.Validator, m.Amount)
+			if err != nil {
+				return err
+			}
+			v, _ := Get(st, m.Validator)
+			ev := c.Events
+			ev.Coins(m.Signer, v.pool(), m.Amount, c.Index)
+			ev.Add("delegate", "validator", ev.Valoper(m.Validator), "delegator", ev.Acc(m.Signer), "amount", ev.Coin(m.Amount), "new_shares", shares, "msg_index", c.Index)
+			return nil
+		},
+	}
 }
 
-var msgSetWithdrawAddress = &module.MsgHandler{
-	TypeURL: TypeMsgSetWithdrawAddress, Module: distributionModule, Gas: GasMsgEdit,
-	New: func() proto.Message { return new(distrv1beta1.MsgSetWithdrawAddress) },
-	Decode: func(p proto.Message, m *module.Msg, c module.Codec) error {
-		msg := p.(*distrv1beta1.MsgSetWithdrawAddress)
-		var err error
-		if m.Signer, err = c.Account("delegator_address", msg.DelegatorAddress); err != nil {
+func (k *Keeper) msgUndelegate() *module.MsgHandler {
+	return &module.MsgHandler{
+		TypeURL: TypeMsgUndelegate, Module: Name, Gas: GasMsgDelegate,
+		New: func() proto.Message { return new(stakingv1beta1.MsgUndelegate) },
+		Decode: func(p proto.Message, m *module.Msg, c module.Codec) error {
+			msg := p.(*stakingv1beta1.MsgUndelegate)
+			return decodeDelegation(m, c, msg.DelegatorAddress, msg.ValidatorAddress, msg.Amount)
+		},
+		Check: func(st module.Reader, m *module.Msg) error {
+			return CheckUndelegate(st, m.Signer, m.Validator, m.Amount)
+		},
+		Exec: func(st module.State, m *module.Msg, c *module.MsgContext) error {
+			v, ok := Get(st, m.Validator)
+			if !ok {
+				return Err(CodeNoValidator)
+			}
+			bonded := v.IsBonded()
+			done, out, err := k.Undelegate(st, m.Signer, m.Validator, m.Amount, c.Env.Height, c.Env.Time)
+			if err != nil {
+				return err
+			}
+			ev := c.Events
+			if bonded && out.Sign() > 0 {
+				ev.Coins(BondedPool, NotBondedPool, out, c.Index)
+			}
+			ev.Add("unbond", "validator", ev.Valoper(m.Validator), "delegator", ev.Acc(m.Signer), "amount", ev.Coin(out), "completion_time", done.UTC().Format(time.RFC3339), "msg_index", c.Index)
+			return nil
+		},
+	}
+}
+
+func (k *Keeper) msgRedelegate() *module.MsgHandler {
+	return &module.MsgHandler{
+		TypeURL: TypeMsgBeginRedelegate, Module: Name, Gas: GasMsgRedelegate,
+		New: func() proto.Message { return new(stakingv1beta1.MsgBeginRedelegate) },
+		Decode: func(p proto.Message, m *module.Msg, c module.Codec) error {
+			msg := p.(*stakingv1beta1.MsgBeginRedelegate)
+			if err := decodeDelegation(m, c, msg.DelegatorAddress, msg.ValidatorSrcAddress, msg.Amount); err != nil {
+				return err
+			}
+			var err error
+			m.To, err = c.Operator(msg.ValidatorDstAddress) // To: the destination
 			return err
-		}
-		m.Validator = m.Signer
-		m.To, err = c.Account("withdraw_address", msg.WithdrawAddress)
-		return err
-	},
-	Check: checkOperated,
-	Exec: func(st module.State, m *module.Msg, c *module.MsgContext) error {
-		if err := Edit(st, m.Validator, nil, &m.To); err != nil {
-			return coded(err)
-		}
-		c.Events.Add("set_withdraw_address", "withdraw_address", c.Events.Acc(m.To), "msg_index", c.Index)
-		return nil
-	},
+		},
+		Check: func(st module.Reader, m *module.Msg) error {
+			return k.CheckRedelegate(st, m.Signer, m.Validator, redelegateDst(m), m.Amount)
+		},
+		Exec: func(st module.State, m *module.Msg, c *module.MsgContext) error {
+			dst := redelegateDst(m)
+			done, err := k.Redelegate(st, m.Signer, m.Validator, dst, m.Amount, c.Env.Height, c.Env.Time)
+			if err != nil {
+				return err
+			}
+			ev := c.Events
+			ev.Add("redelegate", "source_validator", ev.Valoper(m.Validator), "destination_validator", ev.Valoper(dst),
+				"amount", ev.Coin(m.Amount), "completion_time", done.UTC().Format(time.RFC3339), "msg_index", c.Index)
+			return nil
+		},
+	}
 }
 
-var msgDelegate = &module.MsgHandler{
-	TypeURL: TypeMsgDelegate, Module: Name, Gas: GasMsgDelegate,
-	New: func() proto.Message { return new(stakingv1beta1.MsgDelegate) },
-	Decode: func(p proto.Message, m *module.Msg, c module.Codec) error {
-		msg := p.(*stakingv1beta1.MsgDelegate)
-		return decodeDelegation(m, c, msg.DelegatorAddress, msg.ValidatorAddress, msg.Amount)
-	},
-	Spend: amount,
-	Check: func(st module.Reader, m *module.Msg) error {
-		return coded(CheckDelegate(st, m.Validator, m.Amount))
-	},
-	Exec: func(st module.State, m *module.Msg, c *module.MsgContext) error {
-		if err := fundsFor(st, m.Signer, m.Amount, c.Env.Denom); err != nil {
-			return err
-		}
-		if err := Delegate(st, m.Signer, m.Validator, m.Amount); err != nil {
-			return coded(err)
-		}
-		ev := c.Events
-		ev.Coins(m.Signer, BondedPool, m.Amount, c.Index)
-		ev.Add("delegate", "validator", ev.Valoper(m.Validator), "delegator", ev.Acc(m.Signer), "amount", ev.Coin(m.Amount), "new_shares", m.Amount.String(), "msg_index", c.Index)
-		return nil
-	},
+// redelegateDst is the destination of a decoded MsgBeginRedelegate.
+func redelegateDst(m *module.Msg) common.Address { return m.To }
+
+func (k *Keeper) msgCancelUnbonding() *module.MsgHandler {
+	return &module.MsgHandler{
+		TypeURL: TypeMsgCancelUnbonding, Module: Name, Gas: GasMsgDelegate,
+		New: func() proto.Message { return new(stakingv1beta1.MsgCancelUnbondingDelegation) },
+		Decode: func(p proto.Message, m *module.Msg, c module.Codec) error {
+			msg := p.(*stakingv1beta1.MsgCancelUnbondingDelegation)
+			if err := decodeDelegation(m, c, msg.DelegatorAddress, msg.ValidatorAddress, msg.Amount); err != nil {
+				return err
+			}
+			if msg.CreationHeight <= 0 {
+				return module.SDKError(module.CodeInvalidRequest, "invalid height")
+			}
+			return nil
+		},
+		Check: func(st module.Reader, m *module.Msg) error {
+			return k.CheckCancelUnbonding(st, m.Signer, m.Validator, m.Amount, cancelHeight(m), time.Time{})
+		},
+		Exec: func(st module.State, m *module.Msg, c *module.MsgContext) error {
+			h := cancelHeight(m)
+			if err := k.CancelUnbonding(st, m.Signer, m.Validator, m.Amount, h, c.Env.Time); err != nil {
+				return err
+			}
+			v, _ := Get(st, m.Validator)
+			ev := c.Events
+			if v.IsBonded() {
+				ev.Coins(NotBondedPool, BondedPool, m.Amount, c.Index)
+			}
+			ev.Add("cancel_unbonding_delegation", "amount", ev.Coin(m.Amount), "validator", ev.Valoper(m.Validator),
+				"delegator", ev.Acc(m.Signer), "creation_height", strconv.FormatInt(h, 10), "msg_index", c.Index)
+			return nil
+		},
+	}
 }
 
-var msgUndelegate = &module.MsgHandler{
-	TypeURL: TypeMsgUndelegate, Module: Name, Gas: GasMsgDelegate,
-	New: func() proto.Message { return new(stakingv1beta1.MsgUndelegate) },
-	Decode: func(p proto.Message, m *module.Msg, c module.Codec) error {
-		msg := p.(*stakingv1beta1.MsgUndelegate)
-		return decodeDelegation(m, c, msg.DelegatorAddress, msg.ValidatorAddress, msg.Amount)
-	},
-	Check: func(st module.Reader, m *module.Msg) error {
-		return coded(CheckUndelegate(st, m.Signer, m.Validator, m.Amount))
-	},
-	Exec: func(st module.State, m *module.Msg, c *module.MsgContext) error {
-		done, err := Undelegate(st, m.Signer, m.Validator, m.Amount, c.Env.Time)
-		if err != nil {
-			return coded(err)
-		}
-		ev := c.Events
-		ev.Coins(BondedPool, UnbondingPool, m.Amount, c.Index)
-		ev.Add("unbond", "validator", ev.Valoper(m.Validator), "delegator", ev.Acc(m.Signer), "amount", ev.Coin(m.Amount), "completion_time", done.UTC().Format(time.RFC3339), "msg_index", c.Index)
-		return nil
-	},
+func cancelHeight(m *module.Msg) int64 {
+	return m.Proto.(*stakingv1beta1.MsgCancelUnbondingDelegation).CreationHeight
 }
 
-// decodeDelegation decodes the fields MsgDelegate and MsgUndelegate share.
+// decodeDelegation decodes the fields the delegation messages share.
 func decodeDelegation(m *module.Msg, c module.Codec, del, val string, amount *basev1beta1.Coin) error {
 	var err error
 	if m.Signer, err = c.Account("delegator_address", del); err != nil {
@@ -225,8 +178,11 @@ func decodeDelegation(m *module.Msg, c module.Codec, del, val string, amount *ba
 		return module.SDKError(module.CodeInvalidRequest, "invalid delegation amount")
 	}
 	a, ok := new(big.Int).SetString(amount.GetAmount(), 10)
-	if !ok || a.Sign() <= 0 || a.BitLen() > 256 || amount.GetDenom() != c.Denom {
-		return module.SDKError(module.CodeInvalidRequest, "invalid delegation amount %s%s: want a positive amount of %s", amount.GetAmount(), amount.GetDenom(), c.Denom)
+	if !ok || a.Sign() <= 0 || a.BitLen() > 256 {
+		return module.SDKError(module.CodeInvalidRequest, "invalid delegation amount")
+	}
+	if amount.GetDenom() != c.Denom {
+		return module.SDKError(module.CodeInvalidRequest, "invalid coin denomination: got %s, expected %s", amount.GetDenom(), c.Denom)
 	}
 	m.Amount = a
 	return nil
@@ -238,4 +194,36 @@ func fundsFor(st module.State, from common.Address, amount *big.Int, denom strin
 		return module.FundsError(bal, amount, denom)
 	}
 	return nil
+}
+
+// CheckDelegate reports why op's validator cannot take amount more.
+func (k *Keeper) CheckDelegate(st module.Reader, op common.Address, amount *big.Int) error {
+	v, ok := Get(st, op)
+	if !ok || !v.HasOperator {
+		return Err(CodeNoValidator)
+	}
+	if k.tombstoned(st, v) {
+		return Err(CodeValidatorJailed).WithDetail("validator is tombstoned")
+	}
+	if v.invalidExRate() {
+		return Err(CodeDelegatorShareExRateZero)
+	}
+	if Power(new(big.Int).Add(v.Tokens, amount)) >= MaxPower {
+		return amountErr(ErrPowerTooHigh)
+	}
+	return nil
+}
+
+// Delegate bonds amount of del's balance to op and returns the shares it
+// bought.
+func (k *Keeper) Delegate(st module.State, del, op common.Address, amount *big.Int) (string, error) {
+	if err := k.CheckDelegate(st, op, amount); err != nil {
+		return "", err
+	}
+	v, _ := Get(st, op)
+	shares, err := k.delegate(st, del, v, amount, Unbonded, true)
+	if err != nil {
+		return "", err
+	}
+	return shares.String(), nil
 }

@@ -22,8 +22,11 @@ type ValidatorJSON struct {
 	Moniker         string     `json:"moniker"`
 	Tokens          string     `json:"tokens"`
 	Power           string     `json:"power"`
-	Status          string     `json:"status"`
-	RewardAddress   string     `json:"reward_address"` // 0x hex
+	Status          string     `json:"status"` // BOND_STATUS_…
+	Jailed          bool       `json:"jailed"`
+	DelegatorShares string     `json:"delegator_shares"` // decimal
+	Commission      string     `json:"commission"`       // rate, decimal
+	RewardAddress   string     `json:"reward_address"`   // 0x hex
 }
 
 // PubKeyJSON is a key as the Cosmos JSON writes an Any.
@@ -32,7 +35,7 @@ type PubKeyJSON struct {
 	Key  []byte `json:"key"`
 }
 
-// UnbondingJSON is one pending unbonding entry.
+// UnbondingJSON is one pending unbonding entry (its balance).
 type UnbondingJSON struct {
 	DelegatorAddress string `json:"delegator_address"`
 	ValidatorAddress string `json:"validator_address"`
@@ -54,10 +57,13 @@ func queryValidators(st module.Reader, env *module.Env) ([]byte, error) {
 		j := ValidatorJSON{
 			ConsensusPubKey: PubKeyJSON{Type: ConsensusPubKeyType, Key: v.ConsPubKey},
 			ConsAddress:     consHex(v.ConsPubKey),
-			Moniker:         v.Moniker,
+			Moniker:         v.Moniker(),
 			Tokens:          v.Tokens.String(),
-			Power:           strconv.FormatInt(v.Power(), 10),
-			Status:          v.Status(),
+			Power:           strconv.FormatInt(v.ReportedPower, 10),
+			Status:          v.Status.String(),
+			Jailed:          v.Jailed,
+			DelegatorShares: v.DelegatorShares.String(),
+			Commission:      v.Commission.Rate.String(),
 			RewardAddress:   v.RewardAddress.Hex(),
 		}
 		if v.HasOperator {
@@ -66,12 +72,16 @@ func queryValidators(st module.Reader, env *module.Env) ([]byte, error) {
 		}
 		out.Validators = append(out.Validators, j)
 	}
-	for _, e := range Unbondings(st) {
-		val, _ := p.Encode(accounts.KindValidator, e.Operator[:])
-		out.Unbonding = append(out.Unbonding, UnbondingJSON{
-			DelegatorAddress: accounts.Bech32(env.Prefix, e.Delegator), ValidatorAddress: val,
-			Amount: e.Amount.String(), CompletionTime: e.CompletionTime.Format(time.RFC3339),
-		})
+	for _, op := range Operators(st) {
+		val, _ := p.Encode(accounts.KindValidator, op[:])
+		for _, del := range UnbondingDelegators(st, op) {
+			for _, e := range UnbondingEntries(st, del, op) {
+				out.Unbonding = append(out.Unbonding, UnbondingJSON{
+					DelegatorAddress: accounts.Bech32(env.Prefix, del), ValidatorAddress: val,
+					Amount: e.Balance.String(), CompletionTime: e.CompletionTime.Format(time.RFC3339),
+				})
+			}
+		}
 	}
 	return json.Marshal(out)
 }

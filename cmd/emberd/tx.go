@@ -23,6 +23,7 @@ import (
 
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/app"
+	"github.com/emberchain/ember/dec"
 	"github.com/emberchain/ember/native"
 	"github.com/emberchain/ember/staking"
 )
@@ -66,7 +67,7 @@ the CheckTx answer only). See docs/native-txs.md.`,
 	bank := &cobra.Command{Use: "bank", Short: "Bank transactions"}
 	bank.AddCommand(txSendCmd(f))
 	stake := &cobra.Command{Use: "staking", Short: "Staking transactions"}
-	stake.AddCommand(txCreateValidatorCmd(f), txEditValidatorCmd(f), txDelegateCmd(f, false), txDelegateCmd(f, true))
+	stake.AddCommand(txCreateValidatorCmd(f), txEditValidatorCmd(f), txDelegateCmd(f, false), txDelegateCmd(f, true), txRedelegateCmd(f), txCancelUnbondCmd(f))
 	cmd.AddCommand(bank, stake)
 	return cmd
 }
@@ -311,7 +312,7 @@ func txSendCmd(f *txFlags) *cobra.Command {
 }
 
 func txCreateValidatorCmd(f *txFlags) *cobra.Command {
-	var amount, pubkey, moniker string
+	var amount, pubkey, moniker, rate, maxRate, maxChange, minSelf string
 	cmd := &cobra.Command{
 		Use:   "create-validator",
 		Short: "Make the --from account the operator of a new validator with a self-bond",
@@ -332,9 +333,21 @@ func txCreateValidatorCmd(f *txFlags) *cobra.Command {
 			if moniker == "" {
 				return errors.New("--moniker is required")
 			}
-			return t.send(t.b.CreateValidator(t.from, key, moniker, amt))
+			c, err := commissionFlags(rate, maxRate, maxChange)
+			if err != nil {
+				return err
+			}
+			ms, ok := new(big.Int).SetString(minSelf, 10)
+			if !ok || ms.Sign() <= 0 {
+				return fmt.Errorf("invalid --min-self-delegation %q: want a positive integer", minSelf)
+			}
+			return t.send(t.b.CreateValidatorWith(t.from, key, moniker, amt, c, ms))
 		},
 	}
+	cmd.Flags().StringVar(&rate, "commission-rate", "0.1", "commission rate, a decimal in [0, 1]")
+	cmd.Flags().StringVar(&maxRate, "commission-max-rate", "0.2", "highest commission rate the validator may ever set")
+	cmd.Flags().StringVar(&maxChange, "commission-max-change-rate", "0.01", "largest daily increase of the commission rate")
+	cmd.Flags().StringVar(&minSelf, "min-self-delegation", "1", "minimum self-delegation (base denomination); below it the validator is jailed")
 	cmd.Flags().StringVar(&amount, "amount", "", "self-bond, e.g. 1000000000000000000aember (10^18 = power 1)")
 	cmd.Flags().StringVar(&pubkey, "pubkey", "", `ed25519 consensus key: base64, or JSON {"@type":"/cosmos.crypto.ed25519.PubKey","key":"<base64>"} (default: <home>/config/priv_validator_key.json)`)
 	cmd.Flags().StringVar(&moniker, "moniker", "", "validator name")
@@ -373,7 +386,7 @@ func consensusKey(home, flag string) ([]byte, error) {
 }
 
 func txEditValidatorCmd(f *txFlags) *cobra.Command {
-	var reward, moniker string
+	var reward, moniker, rate, minSelf string
 	cmd := &cobra.Command{
 		Use:   "edit-validator",
 		Short: "Change the --from operator's validator: its reward address (fee recipient) and/or moniker",
@@ -383,16 +396,20 @@ on Ember names where the validator's priority fees go (MsgEditValidator has no
 such field). Both may be given: one tx carries both messages.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if reward == "" && moniker == "" {
-				return errors.New("nothing to edit: give --reward-address and/or --moniker")
+			if reward == "" && moniker == "" && rate == "" && minSelf == "" {
+				return errors.New("nothing to edit: give --moniker, --commission-rate, --min-self-delegation and/or --reward-address")
 			}
 			t, err := f.open(cmd, "")
 			if err != nil {
 				return err
 			}
 			var msgs []proto.Message
-			if moniker != "" {
-				msgs = append(msgs, t.b.EditValidator(t.from, moniker))
+			if moniker != "" || rate != "" || minSelf != "" {
+				m, err := editMsg(t.b, t.from, moniker, rate, minSelf)
+				if err != nil {
+					return err
+				}
+				msgs = append(msgs, m)
 			}
 			if reward != "" {
 				addr, err := accounts.ParseAddress(t.b.Prefix, reward)
@@ -406,7 +423,97 @@ such field). Both may be given: one tx carries both messages.`,
 	}
 	cmd.Flags().StringVar(&reward, "reward-address", "", "address (ember1… or 0x…) that receives the priority fees of the blocks the validator proposes")
 	cmd.Flags().StringVar(&moniker, "moniker", "", "new moniker")
+	cmd.Flags().StringVar(&rate, "commission-rate", "", "new commission rate, a decimal (at most once a day, up by at most the max change rate)")
+	cmd.Flags().StringVar(&minSelf, "min-self-delegation", "", "new minimum self-delegation (base denomination; it may only increase)")
 	return cmd
+}
+
+// editMsg is the MsgEditValidator of the edit-validator flags.
+func editMsg(b native.Builder, op common.Address, moniker, rate, minSelf string) (proto.Message, error) {
+	raw := ""
+	if rate != "" {
+		d, err := dec.Parse(rate)
+		if err != nil {
+			return nil, fmt.Errorf("invalid --commission-rate %q: %w", rate, err)
+		}
+		raw = d.Raw().String()
+	}
+	var ms *big.Int
+	if minSelf != "" {
+		var ok bool
+		if ms, ok = new(big.Int).SetString(minSelf, 10); !ok || ms.Sign() <= 0 {
+			return nil, fmt.Errorf("invalid --min-self-delegation %q: want a positive integer", minSelf)
+		}
+	}
+	return b.EditValidatorWith(op, moniker, raw, ms), nil
+}
+
+// commissionFlags converts the create-validator commission flags
+// (decimals) to the protobuf form.
+func commissionFlags(rate, maxRate, maxChange string) (native.Commission, error) {
+	var out [3]string
+	for i, f := range []struct{ name, v string }{{"commission-rate", rate}, {"commission-max-rate", maxRate}, {"commission-max-change-rate", maxChange}} {
+		d, err := dec.Parse(f.v)
+		if err != nil {
+			return native.Commission{}, fmt.Errorf("invalid --%s %q: %w", f.name, f.v, err)
+		}
+		out[i] = d.Raw().String()
+	}
+	return native.Commission{Rate: out[0], MaxRate: out[1], MaxChangeRate: out[2]}, nil
+}
+
+func txRedelegateCmd(f *txFlags) *cobra.Command {
+	return &cobra.Command{
+		Use:   "redelegate SRC_VALOPER DST_VALOPER AMOUNT",
+		Short: "Move AMOUNT of the --from account's delegation from SRC_VALOPER to DST_VALOPER at once (the move completes after the unbonding time)",
+		Args:  cobra.ExactArgs(3),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			t, err := f.open(cmd, "")
+			if err != nil {
+				return err
+			}
+			src, err := operatorArg(t.b.Prefix, args[0])
+			if err != nil {
+				return err
+			}
+			dst, err := operatorArg(t.b.Prefix, args[1])
+			if err != nil {
+				return err
+			}
+			amount, err := parseAmount(args[2], t.b.Denom)
+			if err != nil {
+				return err
+			}
+			return t.send(t.b.Redelegate(t.from, src, dst, amount))
+		},
+	}
+}
+
+func txCancelUnbondCmd(f *txFlags) *cobra.Command {
+	return &cobra.Command{
+		Use:   "cancel-unbond VALOPER AMOUNT CREATION_HEIGHT",
+		Short: "Bond AMOUNT of the --from account's unbonding entry from VALOPER created at CREATION_HEIGHT back to it",
+		Args:  cobra.ExactArgs(3),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			t, err := f.open(cmd, "")
+			if err != nil {
+				return err
+			}
+			op, err := operatorArg(t.b.Prefix, args[0])
+			if err != nil {
+				return err
+			}
+			amount, err := parseAmount(args[1], t.b.Denom)
+			if err != nil {
+				return err
+			}
+			h, err := strconv.ParseInt(args[2], 10, 64)
+			if err != nil || h <= 0 {
+				return fmt.Errorf("invalid CREATION_HEIGHT %q: want a positive block height", args[2])
+			}
+			return t.send(t.b.CancelUnbonding(t.from, op, amount, h))
+		},
+	}
 }
 
 func txDelegateCmd(f *txFlags, unbond bool) *cobra.Command {

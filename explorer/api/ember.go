@@ -7,6 +7,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
 
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/explorer"
@@ -66,6 +67,12 @@ func (s *storageReader) GetState(addr common.Address, slot common.Hash) common.H
 	return v
 }
 
+// GetNonce and GetBalance complete module.Reader; staking's validator
+// reads use storage only.
+func (s *storageReader) GetNonce(common.Address) uint64 { return 0 }
+
+func (s *storageReader) GetBalance(common.Address) *uint256.Int { return new(uint256.Int) }
+
 // validators lists the staking module's validators, read from the chain's
 // state at the head (in-process or over JSON-RPC), with the blocks each
 // proposed as the index counts them.
@@ -94,8 +101,8 @@ func (h *handlers) validators(r *request) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		item := Validator{Operator: v.Operator.Hex(), OperatorBech32: opBech, ConsensusAddress: consBech, Moniker: v.Moniker,
-			Tokens: v.Tokens.String(), VotingPower: v.Power(), Status: v.Status(), RewardAddress: v.RewardAddress.Hex(), BlocksProposed: proposed}
+		item := Validator{Operator: v.Operator.Hex(), OperatorBech32: opBech, ConsensusAddress: consBech, Moniker: v.Moniker(),
+			Tokens: v.Tokens.String(), VotingPower: v.Power(), Status: v.Status.String(), RewardAddress: v.RewardAddress.Hex(), BlocksProposed: proposed}
 		if v.ReportedPower > 0 {
 			out.TotalVotingPower += item.VotingPower
 		}

@@ -16,7 +16,6 @@ import (
 	"github.com/emberchain/ember/explorer"
 	"github.com/emberchain/ember/module"
 	"github.com/emberchain/ember/native"
-	"github.com/emberchain/ember/staking"
 	"github.com/emberchain/ember/store"
 )
 
@@ -49,13 +48,17 @@ func Decode(r store.NativeTx, b *types.Block, prefix, denom string) (explorer.Na
 	return n, nil
 }
 
+// typeMsgSetWithdrawAddress names no validator: its Validator field is
+// the delegator.
+const typeMsgSetWithdrawAddress = "/cosmos.distribution.v1beta1.MsgSetWithdrawAddress"
+
 func message(m *module.Msg) explorer.NativeMsg {
 	out := explorer.NativeMsg{Type: m.TypeURL, Amount: m.Amount}
 	if m.To != (common.Address{}) {
 		to := m.To
 		out.To = &to
 	}
-	if m.Validator != (common.Address{}) && m.TypeURL != staking.TypeMsgSetWithdrawAddress {
+	if m.Validator != (common.Address{}) && m.TypeURL != typeMsgSetWithdrawAddress {
 		v := m.Validator
 		out.Validator = &v
 	}
