@@ -108,4 +108,6 @@ func (f *fakeStaking) staking() Staking {
 	}
 }
 
-func e18(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), big.NewInt(1_000_000_000_000_000_000)) }
+func e18(n int64) *big.Int {
+	return new(big.Int).Mul(big.NewInt(n), big.NewInt(1_000_000_000_000_000_000))
+}

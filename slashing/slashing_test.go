@@ -45,7 +45,9 @@ func val(n byte, power int64) *fakeValidator {
 	return &fakeValidator{op: common.Address{0xa0, n}, cons: common.Address{0xc0, n}, tokens: e18(power), self: e18(2), min: e18(1)}
 }
 
-func blockTime(height int64) time.Time { return genesisTime.Add(time.Duration(height) * 5 * time.Second) }
+func blockTime(height int64) time.Time {
+	return genesisTime.Add(time.Duration(height) * 5 * time.Second)
+}
 
 func env(height int64) *module.Env {
 	return &module.Env{ChainID: "ember-test", Prefix: "ember", Denom: "aember", Height: height, Time: blockTime(height)}
