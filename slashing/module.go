@@ -47,12 +47,15 @@ func (m Module) BeginBlock(st module.State, b *module.Block) error {
 }
 
 // InitGenesis writes the parameters of app_state.slashing (the SDK's
-// defaults for an absent section or field).
+// defaults for an absent field). Without the section it writes nothing:
+// GetParams then reads the defaults, and the genesis state of a chain whose
+// genesis predates the module stays as it was.
 func (Module) InitGenesis(g *module.Genesis) error {
-	var gs GenesisState
-	if err := g.Section(Name, &gs); err != nil {
+	var section *GenesisState
+	if err := g.Section(Name, &section); err != nil || section == nil {
 		return err
 	}
+	gs := *section
 	if len(gs.SigningInfos) > 0 || len(gs.MissedBlocks) > 0 {
 		return fmt.Errorf("app_state.slashing: signing_infos and missed_blocks must be empty: a validator's record starts with its first signed block")
 	}

@@ -38,7 +38,7 @@ func TestGenesisParams(t *testing.T) {
 	if p.MinSignedBlocks() != 4 { // 3.5 rounds half to even
 		t.Fatalf("min signed of 0.5 × 7: %d", p.MinSignedBlocks())
 	}
-	if p, _, err = initGenesis(`{}`); err != nil || p.SignedBlocksWindow != 100 || p.JSON().DowntimeJailDuration != "600s" {
+	if p, nonce, err = initGenesis(`{}`); err != nil || nonce != 0 || p.SignedBlocksWindow != 100 || p.JSON().DowntimeJailDuration != "600s" {
 		t.Fatalf("no section: %+v %v", p, err)
 	}
 	for appState, want := range map[string]string{
