@@ -319,3 +319,54 @@ func TestUnjail(t *testing.T) {
 		t.Fatalf("not jailed: code %d", c)
 	}
 }
+
+// TestDowntimeGrace: no downtime slash until the height is past
+// start_height + window, however many blocks were missed.
+func TestDowntimeGrace(t *testing.T) {
+	v := val(1, 3)
+	h := newHarness(t, window10(), v)
+	for height := int64(2); height <= 12; height++ {
+		h.votes(height, v)
+	}
+	if info := h.info(v); len(h.f.slashes) != 0 || info.MissedBlocksCounter != 10 || info.IndexOffset != 11 {
+		t.Fatalf("slashed within the grace period: %+v, info %+v", h.f.slashes, info)
+	}
+	h.votes(13, v)
+	want := []slashCall{{cons: v.cons, infractionHeight: 11, currentHeight: 13, power: 3, fraction: dec.MustParse("0.01")}}
+	if !reflect.DeepEqual(h.f.slashes, want) {
+		t.Fatalf("slashes %+v, want %+v", h.f.slashes, want)
+	}
+	h.votes(14) // jailed: out of the commit, nothing counted
+	if info := h.info(v); info.IndexOffset != 0 || info.MissedBlocksCounter != 0 || len(h.f.slashes) != 1 {
+		t.Fatalf("after the slash: %+v", info)
+	}
+}
+
+// TestSlashClearsBitmap: a downtime slash clears the misses in every word
+// of a window that spans two (300 blocks, half to sign).
+func TestSlashClearsBitmap(t *testing.T) {
+	p := DefaultParams()
+	p.SignedBlocksWindow = 300
+	v := val(1, 10)
+	h := newHarness(t, p, v)
+	for height := int64(2); height <= 303; height++ {
+		if height <= 151 {
+			h.votes(height)
+		} else {
+			h.votes(height, v)
+		}
+		if height == 302 && (len(h.f.slashes) != 0 || h.info(v).MissedBlocksCounter != 151) {
+			t.Fatalf("height 302: slashes %v, info %+v", h.f.slashes, h.info(v))
+		}
+	}
+	want := []slashCall{{cons: v.cons, infractionHeight: 301, currentHeight: 303, power: 10, fraction: dec.MustParse("0.01")}}
+	if !reflect.DeepEqual(h.f.slashes, want) {
+		t.Fatalf("slashes %+v, want %+v", h.f.slashes, want)
+	}
+	base := mapSlot(v.cons, slotMissed)
+	for i := uint64(0); i < 2; i++ {
+		if w := h.st.GetState(StateAddress, offset(base, i)); w != (common.Hash{}) {
+			t.Fatalf("bitmap word %d not cleared: %x", i, w)
+		}
+	}
+}

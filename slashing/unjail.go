@@ -36,8 +36,8 @@ var errDesc = map[uint32]string{
 	CodeSelfDelegationLow:  "validator's self delegation less than minimum; cannot be unjailed",
 }
 
-// Error is the module's error code with its registered description.
-func Error(code uint32) *module.Error {
+// NewError is the module's error of code with its registered description.
+func NewError(code uint32) *module.Error {
 	return &module.Error{Codespace: CodespaceSlashing, Code: code, Desc: errDesc[code]}
 }
 
@@ -72,23 +72,23 @@ func (m Module) checkUnjail(st module.Reader, op common.Address, now time.Time) 
 	s := m.Staking
 	cons, ok := s.ConsAddress(st, op)
 	if _, _, known := s.ValidatorTokens(st, op); !ok || !known {
-		return common.Address{}, Error(CodeNoValidator)
+		return common.Address{}, NewError(CodeNoValidator)
 	}
 	self := s.SelfDelegationTokens(st, op)
 	if self == nil || self.Sign() == 0 {
-		return common.Address{}, Error(CodeNoSelfDelegation)
+		return common.Address{}, NewError(CodeNoSelfDelegation)
 	}
 	if min := s.MinSelfDelegation(st, op); self.Cmp(min) < 0 {
-		return common.Address{}, Error(CodeSelfDelegationLow).WithDetail("%s less than %s", self, min)
+		return common.Address{}, NewError(CodeSelfDelegationLow).WithDetail("%s less than %s", self, min)
 	}
 	if !s.IsJailed(st, op) {
-		return common.Address{}, Error(CodeValidatorNotJailed)
+		return common.Address{}, NewError(CodeValidatorNotJailed)
 	}
 	// A jailed validator without signing info never signed a block: it was
 	// jailed for its self-delegation alone and may leave at any time.
 	if info, ok := GetSigningInfo(st, cons); ok {
 		if info.Tombstoned || (!now.IsZero() && now.Before(info.JailedUntil)) {
-			return common.Address{}, Error(CodeValidatorJailed)
+			return common.Address{}, NewError(CodeValidatorJailed)
 		}
 	}
 	return cons, nil
