@@ -9,6 +9,7 @@ import (
 	basev1beta1 "cosmossdk.io/api/cosmos/base/v1beta1"
 	ed25519pb "cosmossdk.io/api/cosmos/crypto/ed25519"
 	distrv1beta1 "cosmossdk.io/api/cosmos/distribution/v1beta1"
+	slashingv1beta1 "cosmossdk.io/api/cosmos/slashing/v1beta1"
 	stakingv1beta1 "cosmossdk.io/api/cosmos/staking/v1beta1"
 	signingv1beta1 "cosmossdk.io/api/cosmos/tx/signing/v1beta1"
 	txv1beta1 "cosmossdk.io/api/cosmos/tx/v1beta1"
@@ -132,6 +133,12 @@ func (b Builder) Redelegate(del, src, dst common.Address, amount *big.Int) proto
 // unbonding entry from op created at height.
 func (b Builder) CancelUnbonding(del, op common.Address, amount *big.Int, height int64) proto.Message {
 	return &stakingv1beta1.MsgCancelUnbondingDelegation{DelegatorAddress: b.acc(del), ValidatorAddress: b.valoper(op), Amount: Coin(amount, b.Denom), CreationHeight: height}
+}
+
+// Unjail is the MsgUnjail with which operator op asks its jailed validator
+// back.
+func (b Builder) Unjail(op common.Address) proto.Message {
+	return &slashingv1beta1.MsgUnjail{ValidatorAddr: b.valoper(op)}
 }
 
 // SignOptions are what a signer fills in besides the messages.

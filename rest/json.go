@@ -137,6 +137,10 @@ func writeValue(buf *bytes.Buffer, fd protoreflect.FieldDescriptor, v protorefle
 			buf.WriteString(strconv.FormatInt(int64(v.Enum()), 10))
 		}
 	case protoreflect.BytesKind:
+		if isDec(fd) { // a LegacyDec's bytes are its protobuf text form
+			writeString(buf, decString(string(v.Bytes())))
+			break
+		}
 		if len(v.Bytes()) == 0 {
 			buf.WriteString("null")
 		} else {

@@ -6,6 +6,7 @@ import (
 	queryv1beta1 "cosmossdk.io/api/cosmos/base/query/v1beta1"
 	basev1beta1 "cosmossdk.io/api/cosmos/base/v1beta1"
 	ed25519pb "cosmossdk.io/api/cosmos/crypto/ed25519"
+	slashingv1beta1 "cosmossdk.io/api/cosmos/slashing/v1beta1"
 	stakingv1beta1 "cosmossdk.io/api/cosmos/staking/v1beta1"
 	"google.golang.org/protobuf/types/known/anypb"
 	"google.golang.org/protobuf/types/known/durationpb"
@@ -37,5 +38,18 @@ func TestMarshal(t *testing.T) {
 	check("validator", got, err, `{"operator_address":"","consensus_pubkey":{"@type":"/cosmos.crypto.ed25519.PubKey","key":"AQID"},"jailed":false,"status":"BOND_STATUS_BONDED","tokens":"","delegator_shares":"-0.000000000000000001","description":null,"unbonding_height":"0","unbonding_time":null,"commission":null,"min_self_delegation":"","unbonding_on_hold_ref_count":"0","unbonding_ids":[]}`)
 	if _, err := marshal(&stakingv1beta1.Validator{ConsensusPubkey: &anypb.Any{TypeUrl: "/no.Such"}}); err == nil {
 		t.Error("an Any of an unknown type marshalled")
+	}
+}
+
+// TestMarshalDecBytes: a cosmos.Dec held in bytes (the slashing params) is
+// written as the decimal, as the gateway writes LegacyDec.
+func TestMarshalDecBytes(t *testing.T) {
+	got, err := marshal(&slashingv1beta1.QueryParamsResponse{Params: &slashingv1beta1.Params{
+		SignedBlocksWindow: 100, MinSignedPerWindow: []byte("500000000000000000"), DowntimeJailDuration: durationpb.New(600e9),
+		SlashFractionDoubleSign: []byte("50000000000000000"), SlashFractionDowntime: []byte("10000000000000000"),
+	}})
+	want := `{"params":{"signed_blocks_window":"100","min_signed_per_window":"0.500000000000000000","downtime_jail_duration":"600s","slash_fraction_double_sign":"0.050000000000000000","slash_fraction_downtime":"0.010000000000000000"}}`
+	if err != nil || string(got) != want {
+		t.Fatalf("got  %s (%v)\nwant %s", got, err, want)
 	}
 }

@@ -70,6 +70,9 @@ var routes = []route{
 	{"GET /cosmos/staking/v1beta1/historical_info/{height}", "/cosmos.staking.v1beta1.Query/HistoricalInfo", []string{"height"}},
 	{"GET /cosmos/staking/v1beta1/params", "/cosmos.staking.v1beta1.Query/Params", nil},
 	{"GET /cosmos/staking/v1beta1/pool", "/cosmos.staking.v1beta1.Query/Pool", nil},
+	{"GET /cosmos/slashing/v1beta1/params", "/cosmos.slashing.v1beta1.Query/Params", nil},
+	{"GET /cosmos/slashing/v1beta1/signing_infos", "/cosmos.slashing.v1beta1.Query/SigningInfos", nil},
+	{"GET /cosmos/slashing/v1beta1/signing_infos/{cons_address}", "/cosmos.slashing.v1beta1.Query/SigningInfo", []string{"cons_address"}},
 	{"POST /cosmos/tx/v1beta1/simulate", "/cosmos.tx.v1beta1.Service/Simulate", nil},
 	{"POST /cosmos/tx/v1beta1/txs", "/cosmos.tx.v1beta1.Service/BroadcastTx", nil},
 	{"GET /cosmos/tx/v1beta1/txs", "/cosmos.tx.v1beta1.Service/GetTxsEvent", nil},
@@ -79,6 +82,10 @@ var routes = []route{
 	{"GET /cosmos/base/tendermint/v1beta1/blocks/latest", "/cosmos.base.tendermint.v1beta1.Service/GetLatestBlock", nil},
 	{"GET /cosmos/base/tendermint/v1beta1/blocks/{height}", "/cosmos.base.tendermint.v1beta1.Service/GetBlockByHeight", []string{"height"}},
 }
+
+// JSON writes m as the gateway writes it (see marshal), for other
+// surfaces that print a service's answer (the CLI's queries).
+func JSON(m proto.Message) ([]byte, error) { return marshal(m) }
 
 // Handler returns the REST routes over the services in r.
 func Handler(r *cosmosapi.Router) http.Handler {

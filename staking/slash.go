@@ -22,14 +22,7 @@ import (
 // its status names. It returns everything it burned. now is the block
 // time (entries mature at it are not cut). An unknown validator is not an
 // error: it burns nothing.
-func (k *Keeper) Slash(st module.State, ev *module.Events, cons common.Address, infractionHeight, currentHeight int64, power int64, fraction dec.Dec) (*big.Int, error) {
-	return k.SlashAt(st, ev, cons, infractionHeight, currentHeight, time.Time{}, power, fraction)
-}
-
-// SlashAt is Slash with the block time now (entries mature at now are left
-// alone); Slash passes the zero time, which treats every entry still in
-// the state as not mature (BeginBlock has already paid the mature ones).
-func (k *Keeper) SlashAt(st module.State, _ *module.Events, cons common.Address, infractionHeight, currentHeight int64, now time.Time, power int64, fraction dec.Dec) (*big.Int, error) {
+func (k *Keeper) Slash(st module.State, _ *module.Events, cons common.Address, infractionHeight, currentHeight int64, now time.Time, power int64, fraction dec.Dec) (*big.Int, error) {
 	if fraction.IsNegative() || fraction.GT(dec.One()) {
 		return nil, fmt.Errorf("slash fraction %s out of [0, 1]", fraction)
 	}

@@ -222,7 +222,7 @@ func TestSlashShares(t *testing.T) {
 	}
 	c.block(time.Second)
 	supply := bank.Supply(c.st)
-	burned, err := c.k.Slash(c.st, nil, c.val(opA).ConsAddress(), c.height, c.height, 20, dec.MustParse("0.1"))
+	burned, err := c.k.Slash(c.st, nil, c.val(opA).ConsAddress(), c.height, c.height, time.Time{}, 20, dec.MustParse("0.1"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -450,7 +450,7 @@ func TestSlashEntries(t *testing.T) {
 	c.block(time.Second)
 	// A had 40 at the infraction (power 40); it has 28 now.
 	bigEq(t, "A tokens", c.val(opA).Tokens, e18(28))
-	burned, err := c.k.Slash(c.st, nil, c.val(opA).ConsAddress(), infraction, c.height, 40, dec.MustParse("0.5"))
+	burned, err := c.k.Slash(c.st, nil, c.val(opA).ConsAddress(), infraction, c.height, time.Time{}, 40, dec.MustParse("0.5"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -469,7 +469,7 @@ func TestSlashEntries(t *testing.T) {
 		t.Fatalf("del2 shares at B %s", s)
 	}
 	// The same infraction at the current height cuts no entry.
-	burned, err = c.k.Slash(c.st, nil, c.val(opA).ConsAddress(), c.height, c.height, 10, dec.MustParse("0.1"))
+	burned, err = c.k.Slash(c.st, nil, c.val(opA).ConsAddress(), c.height, c.height, time.Time{}, 10, dec.MustParse("0.1"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -524,7 +524,7 @@ func TestHooks(t *testing.T) {
 	if _, _, err := c.k.Undelegate(c.st, del1, opA, e18(10), c.height, c.now); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.k.Slash(c.st, nil, c.val(opA).ConsAddress(), c.height, c.height, 10, dec.MustParse("0.3")); err != nil {
+	if _, err := c.k.Slash(c.st, nil, c.val(opA).ConsAddress(), c.height, c.height, time.Time{}, 10, dec.MustParse("0.3")); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"created 0x0a", "before-create 0x0a", "after 0x0a", "before-create 0xd1", "after 0xd1",
