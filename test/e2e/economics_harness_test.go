@@ -389,19 +389,25 @@ func blockEvents(t *testing.T, n *Node, typ string, from, to int64) []blockEvent
 
 // checkEconomy is the end-of-test check every economics test runs: all
 // nodes serve the same blocks up to the lowest head, and the supply
-// invariant holds at every height of the first node.
+// invariant holds at every height, read from each node (a restarted node
+// serves its own store). It returns the first node's ledger.
 func checkEconomy(t *testing.T, nw *Network, nodes ...*Node) *supplyLedger {
 	t.Helper()
 	to := minHeight(t, nodes...)
 	sameChain(t, to, nodes...)
-	return checkSupplyInvariant(t, nodes[0], genesisSupply(t, nw), to)
+	genesis := genesisSupply(t, nw)
+	l := checkSupplyInvariant(t, nodes[0], genesis, to)
+	for _, n := range nodes[1:] {
+		checkSupplyInvariant(t, n, genesis, to)
+	}
+	return l
 }
 
-// killAtHeight SIGKILLs n the moment its head reaches h, polling every
-// millisecond, so the kill lands while the next height is being decided
-// and executed (block parts, votes, FinalizeBlock, Commit). It returns the
-// head seen last.
-func (n *Node) killAtHeight(t *testing.T, h uint64) uint64 {
+// killAtHeight SIGKILLs n delay after its head reaches h (polled every
+// millisecond), so the kill lands while the next height is being decided
+// and executed (block parts, votes, FinalizeBlock, Commit) at a moment the
+// delay picks. It returns the head seen when h was reached.
+func (n *Node) killAtHeight(t *testing.T, h uint64, delay time.Duration) uint64 {
 	t.Helper()
 	var seen uint64
 	if err := wait.PollEvery(time.Millisecond, 60*time.Second, fmt.Sprintf("%s to reach %d", n.Home, h), func() error {
@@ -414,6 +420,7 @@ func (n *Node) killAtHeight(t *testing.T, h uint64) uint64 {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	time.Sleep(delay)
 	n.Kill()
 	return seen
 }

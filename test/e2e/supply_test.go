@@ -29,7 +29,7 @@ func TestSupplyInvariantUnderLoad(t *testing.T) {
 	waitAllHeight(t, 2, nw.Nodes...)
 	stop := evmLoad(nw.Nodes[:3], []*ecdsa.PrivateKey{devKeys[0].Private, devKeys[1].Private, devKeys[2].Private})
 	sendNativeTransfers(t, nw.Nodes[3], devKeys[3].Private, 6)
-	waitAllHeight(t, nw.Nodes[0].height(t)+3, nw.Nodes...)
+	waitAllHeight(t, 25, nw.Nodes...) // a few dozen loaded blocks
 	confirmed := stop()
 	if confirmed < 10 {
 		t.Fatalf("only %d EVM transfers confirmed under load", confirmed)
@@ -88,12 +88,13 @@ func TestKillRestartSupply(t *testing.T) {
 	stop := evmLoad([]*Node{vals[0]}, []*ecdsa.PrivateKey{devKeys[0].Private, devKeys[1].Private})
 	defer func() { stop() }()
 
-	// Mid-block: the kill lands while the next height is decided and
-	// executed, with transfers in flight.
-	h := vals[1].height(t) + 2
-	seen := vals[1].killAtHeight(t, h)
-	t.Logf("node1 killed at head %d", seen)
-	vals[1].restart(t, vals[0], vals[2], vals[3])
+	// Mid-block: the kill lands at several moments of the next height
+	// (proposal, votes, FinalizeBlock, Commit), with transfers in flight.
+	for i, delay := range []time.Duration{0, 150 * time.Millisecond, 300 * time.Millisecond, 450 * time.Millisecond} {
+		seen := vals[1].killAtHeight(t, vals[1].height(t)+1, delay)
+		t.Logf("kill %d: node1 killed %v after reaching head %d", i, delay, seen)
+		vals[1].restart(t, vals[0], vals[2], vals[3])
+	}
 
 	// Right after a block with a transaction is committed on the node.
 	to := common.HexToAddress("0x000000000000000000000000000000000000d1e0")
