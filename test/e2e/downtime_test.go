@@ -40,9 +40,9 @@ func TestDowntimeJailAndUnjail(t *testing.T) {
 	waitAllHeightWithin(t, stopped+uint64(window)+5, 90*time.Second, up...)
 	head := maxHeight(t, up...)
 	checkNoStall(t, vals[0], stopped, head, 5)
-	// What x/slashing reads: the last commits from stopped+2 on lack
+	// What x/slashing reads: the last commits from stopped+3 on lack
 	// validator 2's signature, more than the window lets it miss.
-	missed := missedCommits(t, vals[0], cons, int64(stopped)+2, int64(head))
+	missed := missedCommits(t, vals[0], cons, int64(stopped)+3, int64(head))
 	if maxMissed := window / 2; missed <= maxMissed {
 		t.Fatalf("validator 2 missed %d commits after it stopped, want more than %d", missed, maxMissed)
 	}
@@ -72,7 +72,7 @@ func TestDowntimeJailAndUnjail(t *testing.T) {
 
 // missedCommits counts the blocks from..to whose last commit has no
 // signature of cons, failing if any but the first few has one (the
-// validator was stopped before from-2).
+// validator stopped before from-2 was committed).
 func missedCommits(t *testing.T, n *Node, cons []byte, from, to int64) int {
 	t.Helper()
 	c := n.cometClient(t)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	abci "github.com/cometbft/cometbft/abci/types"
+	cmthttp "github.com/cometbft/cometbft/rpc/client/http"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/common/math"
@@ -205,12 +206,13 @@ func checkSupplyInvariant(t *testing.T, n *Node, genesis *big.Int, to uint64, ex
 	t.Helper()
 	l := &supplyLedger{Height: to, Genesis: genesis, Minted: new(big.Int), Burned: new(big.Int), Slashed: new(big.Int)}
 	headers, receipts := headersAndReceipts(t, n, to)
+	comet := n.cometClient(t)
 	recorded := 0
 	for h := uint64(1); h <= to; h++ {
 		header := headers[h-1]
 		l.Burned.Add(l.Burned, evmBurn(t, header, receipts[h-1]))
 		l.EVMTxs += len(receipts[h-1])
-		res := blockResults(t, n, int64(h))
+		res := blockResultsOf(t, comet, int64(h))
 		nativeBurn, charged := nativeBurn(t, header.BaseFee, res.TxsResults)
 		l.Native += charged
 		l.Burned.Add(l.Burned, nativeBurn)
@@ -370,9 +372,14 @@ func recordedSupply(t *testing.T, n *Node, h uint64) *big.Int {
 // blockResults is CometBFT's /block_results at h.
 func blockResults(t *testing.T, n *Node, h int64) *blockResultsView {
 	t.Helper()
-	res, err := n.cometClient(t).BlockResults(ctx(t), &h)
+	return blockResultsOf(t, n.cometClient(t), h)
+}
+
+func blockResultsOf(t *testing.T, c *cmthttp.HTTP, h int64) *blockResultsView {
+	t.Helper()
+	res, err := c.BlockResults(ctx(t), &h)
 	if err != nil {
-		t.Fatalf("%s: block_results %d: %v", n.Home, h, err)
+		t.Fatalf("%s: block_results %d: %v", c.Remote(), h, err)
 	}
 	return &blockResultsView{TxsResults: res.TxsResults, FinalizeBlockEvents: res.FinalizeBlockEvents}
 }
