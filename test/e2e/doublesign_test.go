@@ -115,15 +115,15 @@ func TestDoubleSignEvidenceCommitted(t *testing.T) {
 	}
 
 	waitAllHeight(t, uint64(ev3.Included)+3, vals...)
-	extra := map[uint64]*big.Int{}
+	want := economyExpect{ExtraBurns: map[uint64]*big.Int{}, Unbondings: []unbondingMade{early, late}}
 	if economicsMerged {
 		assertDoubleSignPunished(t, vals[0], ev2, []unbondingMade{late}, nil)
 		assertDoubleSignPunished(t, vals[0], ev3, nil, []unbondingMade{early})
 		// The SDK's burned_coins counts the validator's part; the
 		// unbonding entry's cut is burned too.
-		extra[uint64(ev2.Included)] = fractionOf(t, late.Amount, testSlashing.SlashFractionDoubleSign)
+		want.ExtraBurns[uint64(ev2.Included)] = fractionOf(t, late.Amount, testSlashing.SlashFractionDoubleSign)
 	}
-	checkEconomyWith(t, nw, extra, vals...)
+	checkEconomyWith(t, nw, want, vals...)
 }
 
 // assertDoubleSignPunished checks what the economics do with a committed

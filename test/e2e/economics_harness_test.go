@@ -405,26 +405,142 @@ func blockEvents(t *testing.T, n *Node, typ string, from, to int64) []blockEvent
 }
 
 // checkEconomy is the end-of-test check every economics test runs: all
-// nodes serve the same blocks up to the lowest head, and the supply
-// invariant holds at every height, read from each node (a restarted node
-// serves its own store). It returns the first node's ledger.
+// nodes serve the same blocks up to the lowest head, the supply invariant
+// holds at every height, read from each node (a restarted node serves its
+// own store), and the pools hold what the staking (and, merged, the
+// distribution) records say at the last height. It returns the first
+// node's ledger.
 func checkEconomy(t *testing.T, nw *Network, nodes ...*Node) *supplyLedger {
 	t.Helper()
-	return checkEconomyWith(t, nw, nil, nodes...)
+	return checkEconomyWith(t, nw, economyExpect{}, nodes...)
 }
 
-// checkEconomyWith is checkEconomy with burns no event reports (see
-// checkSupplyInvariant).
-func checkEconomyWith(t *testing.T, nw *Network, extra map[uint64]*big.Int, nodes ...*Node) *supplyLedger {
+// economyExpect is what a test knows beyond the chain's records.
+type economyExpect struct {
+	// ExtraBurns are burns no event reports, by height (see
+	// checkSupplyInvariant).
+	ExtraBurns map[uint64]*big.Int
+	// Unbondings are every (delegator, validator) pair with unbonding
+	// entries: their balances are in the not-bonded pool.
+	Unbondings []unbondingMade
+}
+
+// checkEconomyWith is checkEconomy with what the test knows.
+func checkEconomyWith(t *testing.T, nw *Network, want economyExpect, nodes ...*Node) *supplyLedger {
 	t.Helper()
 	to := minHeight(t, nodes...)
 	sameChain(t, to, nodes...)
 	genesis := genesisSupply(t, nw)
-	l := checkSupplyInvariant(t, nodes[0], genesis, to, extra)
+	l := checkSupplyInvariant(t, nodes[0], genesis, to, want.ExtraBurns)
 	for _, n := range nodes[1:] {
-		checkSupplyInvariant(t, n, genesis, to, extra)
+		checkSupplyInvariant(t, n, genesis, to, want.ExtraBurns)
 	}
+	checkPools(t, nodes[0], int64(to), want.Unbondings)
 	return l
+}
+
+// Pool accounts (CONTRACT.md's system accounts).
+var (
+	bondedPool       = common.HexToAddress("0x0000000000000000000000000000000000000B0D")
+	notBondedPool    = common.HexToAddress("0x0000000000000000000000000000000000000B0E")
+	distributionPool = common.HexToAddress("0x0000000000000000000000000000000000000B11")
+)
+
+// checkPools checks at height h that the bonded pool holds exactly the
+// tokens of the bonded validators, the not-bonded pool exactly those of the
+// others plus the balances of the unbonding entries of the pairs in
+// unbondings (the only ones the test made), and, merged, that the
+// distribution pool holds the validators' outstanding rewards and the
+// community pool, each truncated, plus less than one wei per record of
+// dust.
+func checkPools(t *testing.T, n *Node, h int64, unbondings []unbondingMade) {
+	t.Helper()
+	var v struct {
+		Validators []stakingValidator `json:"validators"`
+	}
+	if code := restJSON(t, n, "/cosmos/staking/v1beta1/validators?pagination.limit=1000", h, &v); code != 200 {
+		t.Fatalf("validators at %d: HTTP %d", h, code)
+	}
+	bonded, notBonded := new(big.Int), new(big.Int)
+	for _, val := range v.Validators {
+		if val.Status == "BOND_STATUS_BONDED" {
+			bonded.Add(bonded, mustInt(t, val.Tokens))
+		} else {
+			notBonded.Add(notBonded, mustInt(t, val.Tokens))
+		}
+	}
+	seen := map[[2]common.Address]bool{}
+	for _, u := range unbondings {
+		if pair := [2]common.Address{u.Delegator, u.Operator}; !seen[pair] {
+			seen[pair] = true
+			for _, e := range unbondingEntriesAt(t, n, u.Delegator, u.Operator, h) {
+				notBonded.Add(notBonded, mustInt(t, e.Balance))
+			}
+		}
+	}
+	if got := balanceAtHeight(t, n, bondedPool, h); got.Cmp(bonded) != 0 {
+		t.Fatalf("bonded pool at %d holds %v, the bonded validators' tokens add up to %v", h, got, bonded)
+	}
+	if got := balanceAtHeight(t, n, notBondedPool, h); got.Cmp(notBonded) != 0 {
+		t.Fatalf("not-bonded pool at %d holds %v, want %v (validators not bonded and unbonding entries)", h, got, notBonded)
+	}
+	t.Logf("pools at %d: bonded %v, not bonded %v (%d validators, %d unbonding pairs)", h, bonded, notBonded, len(v.Validators), len(seen))
+	if economicsMerged {
+		checkDistributionPool(t, n, h, v.Validators)
+	}
+}
+
+// checkDistributionPool compares the distribution pool's balance at h with
+// /cosmos/distribution/v1beta1/validators/{valoper}/outstanding_rewards of
+// every validator and /cosmos/distribution/v1beta1/community_pool.
+func checkDistributionPool(t *testing.T, n *Node, h int64, vals []stakingValidator) {
+	t.Helper()
+	type decCoin struct {
+		Denom  string `json:"denom"`
+		Amount string `json:"amount"`
+	}
+	sum := new(big.Int)
+	records := 0
+	add := func(coins []decCoin) {
+		for _, c := range coins {
+			whole, _, _ := strings.Cut(c.Amount, ".")
+			sum.Add(sum, mustInt(t, whole))
+			records++
+		}
+	}
+	for _, val := range vals {
+		var r struct {
+			Rewards struct {
+				Rewards []decCoin `json:"rewards"`
+			} `json:"rewards"`
+		}
+		path := "/cosmos/distribution/v1beta1/validators/" + val.OperatorAddress + "/outstanding_rewards"
+		if code := restJSON(t, n, path, h, &r); code != 200 {
+			t.Fatalf("%s at %d: HTTP %d", path, h, code)
+		}
+		add(r.Rewards.Rewards)
+	}
+	var cp struct {
+		Pool []decCoin `json:"pool"`
+	}
+	if code := restJSON(t, n, "/cosmos/distribution/v1beta1/community_pool", h, &cp); code != 200 {
+		t.Fatalf("community pool at %d: HTTP %d", h, code)
+	}
+	add(cp.Pool)
+	got := balanceAtHeight(t, n, distributionPool, h)
+	if dust := sub(got, sum); dust.Sign() < 0 || dust.Cmp(big.NewInt(int64(records))) > 0 {
+		t.Fatalf("distribution pool at %d holds %v; outstanding rewards and community pool truncated add up to %v (%d records)", h, got, sum, records)
+	}
+}
+
+// balanceAtHeight is addr's balance at height h.
+func balanceAtHeight(t *testing.T, n *Node, addr common.Address, h int64) *big.Int {
+	t.Helper()
+	b, err := n.Eth.BalanceAt(ctx(t), addr, big.NewInt(h))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // killAtHeight SIGKILLs n delay after its head reaches h (polled every
@@ -631,14 +747,25 @@ type unbondingEntry struct {
 
 func unbondingEntries(t *testing.T, n *Node, del, op common.Address) []unbondingEntry {
 	t.Helper()
+	return unbondingEntriesAt(t, n, del, op, 0)
+}
+
+// unbondingEntriesAt is unbondingEntries read at height h (0: the latest);
+// no unbonding delegation is no entries.
+func unbondingEntriesAt(t *testing.T, n *Node, del, op common.Address, h int64) []unbondingEntry {
+	t.Helper()
 	var v struct {
 		Unbond struct {
 			Entries []unbondingEntry `json:"entries"`
 		} `json:"unbond"`
 	}
 	path := "/cosmos/staking/v1beta1/validators/" + valoper(op) + "/delegations/" + accounts.Bech32("ember", del) + "/unbonding_delegation"
-	if code := restJSON(t, n, path, 0, &v); code != 200 {
-		t.Fatalf("%s: HTTP %d", path, code)
+	switch code := restJSON(t, n, path, h, &v); code {
+	case 200:
+	case 404:
+		return nil
+	default:
+		t.Fatalf("%s at %d: HTTP %d", path, h, code)
 	}
 	return v.Unbond.Entries
 }

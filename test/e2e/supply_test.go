@@ -41,6 +41,19 @@ func TestSupplyInvariantUnderLoad(t *testing.T) {
 	if l.Burned.Sign() <= 0 {
 		t.Fatal("no base fee burned under load")
 	}
+	if economicsMerged {
+		// Every block mints, and its priority fees go to the fee collector
+		// for distribution, never to the proposer.
+		if l.Mints != int(l.Height) {
+			t.Fatalf("%d of %d blocks have a mint event", l.Mints, l.Height)
+		}
+		feeCollector := common.HexToAddress("0x0000000000000000000000000000000000000B12")
+		for _, h := range headersTo(t, nw.Nodes[0], l.Height) {
+			if h.Coinbase != feeCollector {
+				t.Fatalf("block %v coinbase %s, want the fee collector %s", h.Number, h.Coinbase, feeCollector)
+			}
+		}
+	}
 }
 
 // sendNativeTransfers delivers count MsgSends from key, one at a time, each
