@@ -19,9 +19,13 @@ import (
 // and the redelegations from it created at or after the infraction, not
 // yet mature, are cut first by fraction of their initial balance; the
 // rest, capped at the validator's tokens, is burned from them in the pool
-// its status names. It returns everything it burned. now is the block
-// time (entries mature at it are not cut). An unknown validator is not an
-// error: it burns nothing.
+// its status names. It returns what it burned of the validator's own
+// tokens, as the SDK's Slash does (the slashing module reports it as
+// burned_coins; the entries' cuts are burned too, not counted in it). now
+// is the block time (entries mature at it are not cut). An unknown or
+// unbonded validator is not an error: it burns nothing (the SDK's evidence
+// handler skips unbonded validators before it slashes, and an error here
+// would halt the chain).
 func (k *Keeper) Slash(st module.State, _ *module.Events, cons common.Address, infractionHeight, currentHeight int64, now time.Time, power int64, fraction dec.Dec) (*big.Int, error) {
 	if fraction.IsNegative() || fraction.GT(dec.One()) {
 		return nil, fmt.Errorf("slash fraction %s out of [0, 1]", fraction)
@@ -35,11 +39,10 @@ func (k *Keeper) Slash(st module.State, _ *module.Events, cons common.Address, i
 	}
 	v, _ := Get(st, op)
 	if v.Status == Unbonded {
-		return nil, fmt.Errorf("should not be slashing unbonded validator: %s", op.Hex())
+		return new(big.Int), nil
 	}
 	amount := dec.FromInt(new(big.Int).Mul(big.NewInt(power), PowerReduction)).Mul(fraction).TruncateInt()
 	remaining := new(big.Int).Set(amount)
-	burned := new(big.Int)
 	if infractionHeight < currentHeight {
 		for _, del := range UnbondingDelegators(st, op) {
 			asked, b := slashUnbonding(st, del, op, infractionHeight, fraction, now)
@@ -47,15 +50,13 @@ func (k *Keeper) Slash(st module.State, _ *module.Events, cons common.Address, i
 			if err := burn(st, NotBondedPool, b); err != nil {
 				return nil, err
 			}
-			burned.Add(burned, b)
 		}
 		for _, red := range RedelegationsFrom(st, op) {
-			asked, b, err := k.slashRedelegation(st, red, infractionHeight, fraction, now)
+			asked, err := k.slashRedelegation(st, red, infractionHeight, fraction, now)
 			if err != nil {
 				return nil, err
 			}
 			remaining.Sub(remaining, asked)
-			burned.Add(burned, b)
 		}
 	}
 	v, _ = Get(st, op) // a redelegation's unbond may have jailed it
@@ -64,7 +65,7 @@ func (k *Keeper) Slash(st module.State, _ *module.Events, cons common.Address, i
 		toBurn.Set(v.Tokens)
 	}
 	if toBurn.Sign() <= 0 {
-		return burned, nil
+		return new(big.Int), nil
 	}
 	// The SDK's effective fraction: what is burned of what the validator
 	// has now, rounded up.
@@ -78,7 +79,7 @@ func (k *Keeper) Slash(st module.State, _ *module.Events, cons common.Address, i
 			return nil, err
 		}
 	}
-	return burned.Add(burned, toBurn), nil
+	return toBurn, nil
 }
 
 // quoRoundUp is a ÷ b as a Dec rounded up (SDK QuoRoundUp).
@@ -100,9 +101,9 @@ func burn(st module.State, pool common.Address, amount *big.Int) error {
 
 // slashRedelegation unbonds fraction of each eligible entry's shares at
 // the destination and burns the tokens (SDK SlashRedelegation); it
-// returns the total asked for and the total burned.
-func (k *Keeper) slashRedelegation(st module.State, red Redelegation, infraction int64, fraction dec.Dec, now time.Time) (asked, burned *big.Int, err error) {
-	asked, burned = new(big.Int), new(big.Int)
+// returns the total asked for.
+func (k *Keeper) slashRedelegation(st module.State, red Redelegation, infraction int64, fraction dec.Dec, now time.Time) (asked *big.Int, err error) {
+	asked = new(big.Int)
 	for _, e := range red.Entries {
 		if e.CreationHeight < infraction || (!now.IsZero() && !e.CompletionTime.After(now)) {
 			continue
@@ -118,16 +119,15 @@ func (k *Keeper) slashRedelegation(st module.State, red Redelegation, infraction
 		pool := dv.pool()
 		out, err := k.unbond(st, red.Delegator, dv, shares)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if dv.HasOperator {
 			if err := burn(st, pool, out); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 		}
-		burned.Add(burned, out)
 	}
-	return asked, burned, nil
+	return asked, nil
 }
 
 // Jail jails the validator with CometBFT address cons: the next EndBlock

@@ -116,7 +116,7 @@ func TestDoubleSignEvidenceCommitted(t *testing.T) {
 
 	waitAllHeight(t, uint64(ev3.Included)+3, vals...)
 	want := economyExpect{ExtraBurns: map[uint64]*big.Int{}, Unbondings: []unbondingMade{early, late}}
-	if economicsMerged {
+	if punishmentMerged {
 		assertDoubleSignPunished(t, vals[0], ev2, []unbondingMade{late}, nil)
 		assertDoubleSignPunished(t, vals[0], ev3, nil, []unbondingMade{early})
 		// The SDK's burned_coins counts the validator's part; the

@@ -37,7 +37,7 @@ func TestDowntimeJailAndUnjail(t *testing.T) {
 	vals[2].Stop()
 	stopped := maxHeight(t, up...)
 	var jail time.Time
-	if economicsMerged {
+	if punishmentMerged {
 		// The unjail inside the jail period goes out the moment the slash
 		// is seen, well within the jail.
 		slash := waitSlash(t, vals[0], cons, int64(stopped), 90*time.Second)
@@ -60,7 +60,7 @@ func TestDowntimeJailAndUnjail(t *testing.T) {
 	}
 
 	vals[2].restart(t, up...)
-	if economicsMerged {
+	if punishmentMerged {
 		waitBlockTimePast(t, vals[0], jail)
 		if res := emberdTx(t, vals[0], ops[2].Home, "slashing", "unjail", "--from", "validator"); res.Code != 0 {
 			t.Fatalf("unjail after the jail period: code %d (%s) %s", res.Code, res.Codespace, res.RawLog)

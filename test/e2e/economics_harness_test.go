@@ -37,6 +37,10 @@ import (
 // node. The merger flips it.
 const economicsMerged = false
 
+// punishmentMerged switches on the double-sign and downtime assertions:
+// staking's Slash/Jail/Unjail and the slashing module are merged.
+const punishmentMerged = true
+
 // testnetChainID is the chain id `emberd testnet init` gives a network.
 const testnetChainID = "ember_9000-1"
 
