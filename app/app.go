@@ -162,7 +162,14 @@ func (a *App) InitChain(_ context.Context, req *abci.RequestInitChain) (*abci.Re
 	if err != nil {
 		return nil, fmt.Errorf("app_state: %w", err)
 	}
+	if err := a.checkGenTxsAlone(req); err != nil {
+		return nil, err
+	}
 	if err := a.modules.InitGenesis(&module.Genesis{AppState: sections, Validators: req.Validators, Rewards: a.rewards, Alloc: g.Alloc}); err != nil {
+		return nil, err
+	}
+	validators, err := a.deliverGenTxs(req, &g)
+	if err != nil {
 		return nil, err
 	}
 	block, err := a.store.InitGenesis(&g)
@@ -175,7 +182,7 @@ func (a *App) InitChain(_ context.Context, req *abci.RequestInitChain) (*abci.Re
 	if err := a.resetCheckState(); err != nil {
 		return nil, err
 	}
-	return &abci.ResponseInitChain{AppHash: block.Root().Bytes()}, nil
+	return &abci.ResponseInitChain{AppHash: block.Root().Bytes(), Validators: validators}, nil
 }
 
 // resetCheckState points CheckTx at the durable head's state. Caller holds

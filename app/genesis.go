@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	abci "github.com/cometbft/cometbft/abci/types"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/math"
 	"github.com/ethereum/go-ethereum/core"
@@ -15,6 +16,8 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/emberchain/ember/evm"
+	"github.com/emberchain/ember/genutil"
+	"github.com/emberchain/ember/module"
 	"github.com/emberchain/ember/staking"
 )
 
@@ -35,6 +38,10 @@ type AppState struct {
 	Denom string `json:"denom"`
 	// Staking is the bonded validator set at genesis and the bonding rules.
 	Staking *staking.GenesisState `json:"staking,omitempty"`
+	// Genutil holds the gentxs (`emberd genesis collect-gentxs`): executed
+	// at InitChain after every module's genesis, they make the validator
+	// set when CometBFT's genesis names none.
+	Genutil *genutil.GenesisState `json:"genutil,omitempty"`
 	// Dev marks a development chain (made by `emberd dev`): it executes dev
 	// transactions (package devchain), the state edits and clock changes of
 	// the anvil/Hardhat JSON-RPC methods, which the node then serves.
@@ -182,4 +189,36 @@ func (s *AppState) MinBaseFee() *big.Int {
 		return new(big.Int)
 	}
 	return (*big.Int)(s.FeeMarket.MinBaseFee)
+}
+
+// deliverGenTxs executes app_state.genutil.gen_txs on the genesis
+// allocation, after every module's InitGenesis, and returns the validator
+// set staking then computes: CometBFT's genesis names no validators when
+// gentxs make them (collect-gentxs leaves its list empty, as the SDK's).
+// Without gentxs it returns nil: CometBFT keeps its genesis validators.
+func (a *App) deliverGenTxs(req *abci.RequestInitChain, g *core.Genesis) ([]abci.ValidatorUpdate, error) {
+	gs := a.genesis.Genutil
+	if gs == nil || len(gs.GenTxs) == 0 {
+		return nil, nil
+	}
+	st := module.NewAllocState(g.Alloc)
+	env := &module.Env{ChainID: req.ChainId, Prefix: a.genesis.Bech32Prefix, Denom: a.genesis.Denom,
+		BaseFee: new(big.Int), GasLimit: g.GasLimit, Height: 0, Time: req.Time}
+	if err := genutil.Deliver(st, gs.GenTxs, env); err != nil {
+		return nil, fmt.Errorf("app_state.genutil: %w", err)
+	}
+	updates := staking.Updates(st)
+	if len(updates) == 0 {
+		return nil, fmt.Errorf("app_state.genutil: the gen_txs bonded no validator")
+	}
+	return updates, nil
+}
+
+// checkGenTxsAlone refuses gentxs beside CometBFT genesis validators: the
+// gentxs make the set, so the two could disagree.
+func (a *App) checkGenTxsAlone(req *abci.RequestInitChain) error {
+	if gs := a.genesis.Genutil; gs != nil && len(gs.GenTxs) > 0 && len(req.Validators) > 0 {
+		return fmt.Errorf("genesis has %d CometBFT validators and %d gen_txs: the gentxs make the validator set, so genesis.json's validators must be empty", len(req.Validators), len(gs.GenTxs))
+	}
+	return nil
 }
