@@ -221,5 +221,3 @@ func genesisValidateCmd() *cobra.Command {
 	f.register(cmd, false)
 	return cmd
 }
-
-
