@@ -5,7 +5,9 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -53,6 +55,10 @@ func TestGenesisFromGentxs(t *testing.T) {
 		cfg := filepath.Join(home, "config", "config.toml")
 		rewrite(t, cfg, `allow_duplicate_ip = false`, `allow_duplicate_ip = true`)
 		rewrite(t, cfg, `addr_book_strict = true`, `addr_book_strict = false`)
+		// Snapshots for the node that joins by state sync, kept long enough
+		// for it to fetch the one it chose.
+		rewrite(t, filepath.Join(home, "config", "app.toml"), `snapshot-interval = 0`, `snapshot-interval = 5`)
+		rewrite(t, filepath.Join(home, "config", "app.toml"), `snapshot-keep-recent = \d+`, `snapshot-keep-recent = 100`)
 	}
 	coord := ops[0].node.Home
 	for _, o := range ops {
@@ -157,6 +163,78 @@ func TestGenesisFromGentxs(t *testing.T) {
 			t.Fatalf("%s balance %s, want %s", o.name, bres.Balance.Amount, want)
 		}
 	}
+	t.Run("JoinByStateSyncFlags", func(t *testing.T) { joinByStateSyncFlags(t, dir, base, genesis, nodes) })
+}
+
+// joinByStateSyncFlags starts a fifth home, made by `emberd init` with the
+// network's genesis, with nothing but flags: the peers and the RPC servers.
+// It restores a snapshot (its log says which) and follows the chain.
+func joinByStateSyncFlags(t *testing.T, dir string, base int, genesis string, vals []*Node) {
+	home := filepath.Join(dir, "joiner")
+	cli(t, "init", "joiner", "--chain-id", "ember_9000-1", "--home", home)
+	copyFile(t, genesis, filepath.Join(home, "config", "genesis.json"))
+	cfg := filepath.Join(home, "config", "config.toml")
+	rewrite(t, cfg, `allow_duplicate_ip = false`, `allow_duplicate_ip = true`)
+	rewrite(t, cfg, `addr_book_strict = true`, `addr_book_strict = false`)
+	var peers []string
+	for _, v := range vals[:2] {
+		id := strings.TrimSpace(cli(t, "comet", "show-node-id", "--home", v.Home))
+		peers = append(peers, id+"@"+v.p2p)
+	}
+	p := base + networkPorts*4
+	addr := func(k int) string { return "127.0.0.1:" + strconv.Itoa(p+k) }
+	n := &Node{t: t, Home: home, p2p: addr(0), CometRPC: addr(1), HTTP: addr(2), WS: addr(3), REST: addr(4), GRPC: addr(5), Explorer: addr(6),
+		logPath: filepath.Join(dir, "joiner.log")}
+	// The trusted block is read from the servers: a height below the
+	// latest, which the first snapshot must not predate by much.
+	waitAllHeight(t, 12, vals...)
+	n.extra = []string{"--p2p.persistent-peers", strings.Join(peers, ","), "--statesync.rpc-servers", vals[0].CometRPC + "," + vals[1].CometRPC}
+	spawnWith(t, n, "start")
+	t.Cleanup(func() {
+		n.Stop()
+		if t.Failed() {
+			n.dumpLog()
+		}
+	})
+	if err := n.waitRPC(); err != nil {
+		n.dumpLog()
+		t.Fatal(err)
+	}
+	log, _ := os.ReadFile(n.logPath)
+	m := regexp.MustCompile(`msg="state sync: restored" height=(\d+)`).FindSubmatch(log)
+	if m == nil || !strings.Contains(string(log), "state sync: trusting block") || !strings.Contains(string(log), "Ember node joiner (chain ember_9000-1) listening on:") {
+		t.Fatalf("joiner's output lacks the restore, the trusted block or the endpoint table:\n%s", log)
+	}
+	restored, _ := strconv.ParseUint(string(m[1]), 10, 64)
+	h := maxHeight(t, vals...) + 2
+	waitAllHeight(t, h, n)
+	sameChainFrom(t, restored, h, vals[0], n)
+}
+
+// spawnWith is Node.spawn with n.extra passed to any command.
+func spawnWith(t *testing.T, n *Node, command string) {
+	t.Helper()
+	args := []string{command, "--home", n.Home,
+		"--json-rpc.address", n.HTTP, "--json-rpc.ws-address", n.WS,
+		"--rpc.laddr", "tcp://" + n.CometRPC, "--p2p.laddr", "tcp://" + n.p2p,
+		"--rest.address", n.REST, "--explorer.address", n.Explorer, "--grpc.address", n.GRPC,
+	}
+	args = append(args, n.extra...)
+	logf, err := os.OpenFile(n.logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.cmd = exec.Command(emberdBin, args...)
+	n.cmd.Stdout, n.cmd.Stderr = logf, logf
+	if err := n.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	n.done = make(chan struct{})
+	go func(cmd *exec.Cmd, done chan struct{}) {
+		_ = cmd.Wait()
+		logf.Close()
+		close(done)
+	}(n.cmd, n.done)
 }
 
 // cli runs emberd and fails the test on an error.
