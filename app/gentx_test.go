@@ -14,6 +14,7 @@ import (
 
 	abci "github.com/cometbft/cometbft/abci/types"
 	"github.com/cometbft/cometbft/crypto/ed25519"
+	cmttypes "github.com/cometbft/cometbft/types"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -137,5 +138,26 @@ func TestGenTxsRefused(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: InitChain error %v, want %q", c.name, err, c.want)
 		}
+	}
+}
+
+// TestValidateGenesis: the dry run of InitChain answers the set the gentxs
+// bond, and refuses a genesis with no validator at all.
+func TestValidateGenesis(t *testing.T) {
+	a := newOperator()
+	gs := NewAppState(GenesisParams{ChainID: big.NewInt(9000), Alloc: types.GenesisAlloc{a.addr: {Balance: tokens(5)}}})
+	doc := &cmttypes.GenesisDoc{ChainID: "ember_9000-1", GenesisTime: time.Unix(1_700_000_000, 0), InitialHeight: 1}
+	doc.AppState, _ = json.Marshal(gs)
+	if _, err := ValidateGenesis(doc); err == nil || !strings.Contains(err.Error(), "genesis has no validators") {
+		t.Fatalf("no validators: %v", err)
+	}
+	gs.Genutil = &genutil.GenesisState{GenTxs: []json.RawMessage{a.gentx(t, "alice", tokens(3))}}
+	doc.AppState, _ = json.Marshal(gs)
+	vals, err := ValidateGenesis(doc)
+	if err != nil || len(vals) != 1 || vals[0].Power != 3 || !bytes.Equal(vals[0].PubKey.GetEd25519(), a.cons.PubKey().Bytes()) {
+		t.Fatalf("validators %+v, %v", vals, err)
+	}
+	if bal := gs.EVM.Alloc[a.addr].Balance; bal.Cmp(tokens(5)) != 0 {
+		t.Fatalf("ValidateGenesis changed the allocation: %v", bal)
 	}
 }

@@ -188,6 +188,9 @@ func formatValue(v reflect.Value) string {
 	}
 	switch v.Kind() {
 	case reflect.Slice:
+		if v.Len() == 0 {
+			return `""`
+		}
 		parts := make([]string, v.Len())
 		for i := range parts {
 			parts[i] = fmt.Sprint(v.Index(i).Interface())
