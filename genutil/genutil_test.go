@@ -114,3 +114,26 @@ func TestCommission(t *testing.T) {
 		}
 	}
 }
+
+// TestProblems: every problem is listed, one per gentx, in order.
+func TestProblems(t *testing.T) {
+	a, opA, _ := signed(t, "a", 2, DefaultCommission)
+	b, _, _ := signed(t, "b", 2, DefaultCommission)
+	funded := func(addr common.Address) (*big.Int, bool) {
+		if addr != opA {
+			return nil, false
+		}
+		return new(big.Int), true
+	}
+	got := Problems([]json.RawMessage{a, b, json.RawMessage(`{}`), a}, "ember_9000-1", "ember", "aember", funded)
+	want := []string{"gen_txs[0]: operator " + opA.Hex() + " has 0aember at genesis, less than its self-bond 2000000000000000000aember",
+		"gen_txs[1]: operator", "gen_txs[2]: decode gentx JSON: body and auth_info are required", "gen_txs[3]: operator " + opA.Hex() + " already has a validator in gen_txs[0]"}
+	if len(got) != len(want) {
+		t.Fatalf("problems %v", got)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i].Error(), want[i]) {
+			t.Errorf("problem %d: %v, want %q", i, got[i], want[i])
+		}
+	}
+}

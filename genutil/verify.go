@@ -58,34 +58,52 @@ func Parse(j json.RawMessage, chainID, prefix, denom string) (*GenTx, error) {
 
 // ParseAll parses every gentx and checks them against each other and the
 // balances of the genesis allocation: one validator per operator and per
-// consensus key, each operator funded with at least its self-bond.
+// consensus key, each operator funded with at least its self-bond. It
+// fails with the first problem (Problems lists them all).
 func ParseAll(txs []json.RawMessage, chainID, prefix, denom string, balance func(common.Address) (*big.Int, bool)) ([]*GenTx, error) {
+	out, problems := check(txs, chainID, prefix, denom, balance)
+	if len(problems) > 0 {
+		return nil, problems[0]
+	}
+	return out, nil
+}
+
+// Problems are every problem ParseAll would find, one error per gentx
+// problem, in gentx order.
+func Problems(txs []json.RawMessage, chainID, prefix, denom string, balance func(common.Address) (*big.Int, bool)) []error {
+	_, problems := check(txs, chainID, prefix, denom, balance)
+	return problems
+}
+
+func check(txs []json.RawMessage, chainID, prefix, denom string, balance func(common.Address) (*big.Int, bool)) ([]*GenTx, []error) {
 	ops := map[common.Address]int{}
 	keys := map[string]int{}
 	out := make([]*GenTx, 0, len(txs))
+	var problems []error
 	for i, j := range txs {
 		g, err := Parse(j, chainID, prefix, denom)
 		if err != nil {
-			return nil, fmt.Errorf("gen_txs[%d]: %w", i, err)
+			problems = append(problems, fmt.Errorf("gen_txs[%d]: %w", i, err))
+			continue
 		}
 		if k, dup := ops[g.Operator]; dup {
-			return nil, fmt.Errorf("gen_txs[%d]: operator %s already has a validator in gen_txs[%d]", i, g.Operator.Hex(), k)
+			problems = append(problems, fmt.Errorf("gen_txs[%d]: operator %s already has a validator in gen_txs[%d]", i, g.Operator.Hex(), k))
+			continue
 		}
 		ck := hex.EncodeToString(g.ConsKey)
 		if k, dup := keys[ck]; dup {
-			return nil, fmt.Errorf("gen_txs[%d]: consensus key %x is already the key of gen_txs[%d]", i, g.ConsKey, k)
+			problems = append(problems, fmt.Errorf("gen_txs[%d]: consensus key %x is already the key of gen_txs[%d]", i, g.ConsKey, k))
+			continue
 		}
 		ops[g.Operator], keys[ck] = i, i
-		bal, ok := balance(g.Operator)
-		if !ok {
-			return nil, fmt.Errorf("gen_txs[%d]: operator %s is not in the genesis allocation (emberd genesis add-account)", i, g.Operator.Hex())
-		}
-		if bal.Cmp(g.SelfBond) < 0 {
-			return nil, fmt.Errorf("gen_txs[%d]: operator %s has %v%s at genesis, less than its self-bond %v%s", i, g.Operator.Hex(), bal, denom, g.SelfBond, denom)
+		if bal, ok := balance(g.Operator); !ok {
+			problems = append(problems, fmt.Errorf("gen_txs[%d]: operator %s is not in the genesis allocation (emberd genesis add-account)", i, g.Operator.Hex()))
+		} else if bal.Cmp(g.SelfBond) < 0 {
+			problems = append(problems, fmt.Errorf("gen_txs[%d]: operator %s has %v%s at genesis, less than its self-bond %v%s", i, g.Operator.Hex(), bal, denom, g.SelfBond, denom))
 		}
 		out = append(out, g)
 	}
-	return out, nil
+	return out, problems
 }
 
 // Deliver executes the gentxs on st, in order, with native.Execute in env

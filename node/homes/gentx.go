@@ -3,6 +3,7 @@ package homes
 import (
 	"crypto/ecdsa"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
 	"net"
@@ -230,6 +231,11 @@ func ValidateGenesisFile(path string) ([]string, error) {
 	gf, err := LoadGenesis(path)
 	if err != nil {
 		return nil, err
+	}
+	if gs := gf.State.Genutil; gs != nil {
+		if problems := genutil.Problems(gs.GenTxs, gf.Doc.ChainID, gf.State.Bech32Prefix, gf.State.Denom, gf.Balance); len(problems) > 0 {
+			return nil, fmt.Errorf("%s: app_state.genutil: %w", path, errors.Join(problems...))
+		}
 	}
 	vals, err := app.ValidateGenesis(gf.Doc)
 	if err != nil {
