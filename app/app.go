@@ -26,7 +26,6 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/params"
 
-	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/evm"
 	"github.com/emberchain/ember/module"
 	"github.com/emberchain/ember/native"
@@ -154,18 +153,12 @@ func (a *App) InitChain(_ context.Context, req *abci.RequestInitChain) (*abci.Re
 	} else if id.Cmp(a.config.ChainID) != 0 {
 		return nil, fmt.Errorf("chain-id %s does not match the EVM chain id %v", req.ChainId, a.config.ChainID)
 	}
-	g := *a.genesis.EVM
-	g.Timestamp = uint64(req.Time.Unix())
-	g.Alloc = accounts.GenesisAlloc(g.Alloc) // genesis accounts get numbers 0…n-1
 	a.SetChainID(req.ChainId)
-	sections, err := a.genesis.modulesJSON()
+	g, validators, err := genesisState(a.genesis, a.modules, a.rewards, req)
 	if err != nil {
-		return nil, fmt.Errorf("app_state: %w", err)
-	}
-	if err := a.modules.InitGenesis(&module.Genesis{AppState: sections, Validators: req.Validators, Rewards: a.rewards, Alloc: g.Alloc}); err != nil {
 		return nil, err
 	}
-	block, err := a.store.InitGenesis(&g)
+	block, err := a.store.InitGenesis(g)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +168,7 @@ func (a *App) InitChain(_ context.Context, req *abci.RequestInitChain) (*abci.Re
 	if err := a.resetCheckState(); err != nil {
 		return nil, err
 	}
-	return &abci.ResponseInitChain{AppHash: block.Root().Bytes()}, nil
+	return &abci.ResponseInitChain{AppHash: block.Root().Bytes(), Validators: validators}, nil
 }
 
 // resetCheckState points CheckTx at the durable head's state. Caller holds

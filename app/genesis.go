@@ -8,13 +8,19 @@ import (
 	"strconv"
 	"strings"
 
+	abci "github.com/cometbft/cometbft/abci/types"
+	cmttypes "github.com/cometbft/cometbft/types"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/math"
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/params"
 
+	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/evm"
+	"github.com/emberchain/ember/genutil"
+	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/native"
 	"github.com/emberchain/ember/staking"
 )
 
@@ -35,6 +41,10 @@ type AppState struct {
 	Denom string `json:"denom"`
 	// Staking is the bonded validator set at genesis and the bonding rules.
 	Staking *staking.GenesisState `json:"staking,omitempty"`
+	// Genutil holds the gentxs (`emberd genesis collect-gentxs`): executed
+	// at InitChain after every module's genesis, they make the validator
+	// set when CometBFT's genesis names none.
+	Genutil *genutil.GenesisState `json:"genutil,omitempty"`
 	// Dev marks a development chain (made by `emberd dev`): it executes dev
 	// transactions (package devchain), the state edits and clock changes of
 	// the anvil/Hardhat JSON-RPC methods, which the node then serves.
@@ -182,4 +192,90 @@ func (s *AppState) MinBaseFee() *big.Int {
 		return new(big.Int)
 	}
 	return (*big.Int)(s.FeeMarket.MinBaseFee)
+}
+
+// genesisState is the EVM genesis of block 0 for req: the allocation with
+// the accounts numbered, every module's genesis and then the gentxs
+// written into it. It returns the validator set the gentxs bonded (nil
+// without gentxs: CometBFT keeps its genesis validators).
+func genesisState(gs *AppState, modules *module.Manager, rewards map[string]common.Address, req *abci.RequestInitChain) (*core.Genesis, []abci.ValidatorUpdate, error) {
+	g := *gs.EVM
+	g.Timestamp = uint64(req.Time.Unix())
+	g.Alloc = accounts.GenesisAlloc(g.Alloc) // genesis accounts get numbers 0…n-1
+	sections, err := gs.modulesJSON()
+	if err != nil {
+		return nil, nil, fmt.Errorf("app_state: %w", err)
+	}
+	if err := checkGenTxsAlone(gs, req); err != nil {
+		return nil, nil, err
+	}
+	if err := modules.InitGenesis(&module.Genesis{AppState: sections, Validators: req.Validators, Rewards: rewards, Alloc: g.Alloc}); err != nil {
+		return nil, nil, err
+	}
+	validators, err := deliverGenTxs(gs, req, &g)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &g, validators, nil
+}
+
+// ValidateGenesis runs what InitChain runs on doc, without writing
+// anything: the app state's checks, every module's genesis and the gentxs.
+// It returns the validator set the chain starts with.
+func ValidateGenesis(doc *cmttypes.GenesisDoc) ([]abci.ValidatorUpdate, error) {
+	gs, err := ParseAppState(doc.AppState, doc.ChainID)
+	if err != nil {
+		return nil, err
+	}
+	req := &abci.RequestInitChain{ChainId: doc.ChainID, Time: doc.GenesisTime, InitialHeight: doc.InitialHeight}
+	for _, v := range doc.Validators {
+		req.Validators = append(req.Validators, abci.Ed25519ValidatorUpdate(v.PubKey.Bytes(), v.Power))
+	}
+	rewards := make(map[string]common.Address, len(gs.Validators))
+	for _, v := range gs.Validators {
+		rewards[strings.ToUpper(v.ConsAddress)] = v.RewardAddress
+	}
+	_, validators, err := genesisState(gs, native.Modules, rewards, req)
+	if err != nil {
+		return nil, err
+	}
+	if validators == nil {
+		validators = req.Validators
+	}
+	if len(validators) == 0 {
+		return nil, fmt.Errorf("genesis has no validators: CometBFT's genesis names none and app_state.genutil has no gen_txs (emberd genesis gentx, collect-gentxs)")
+	}
+	return validators, nil
+}
+
+// deliverGenTxs executes app_state.genutil.gen_txs on the genesis
+// allocation, after every module's InitGenesis, and returns the validator
+// set staking then computes: CometBFT's genesis names no validators when
+// gentxs make them (collect-gentxs leaves its list empty, as the SDK's).
+// Without gentxs it returns nil: CometBFT keeps its genesis validators.
+func deliverGenTxs(gs0 *AppState, req *abci.RequestInitChain, g *core.Genesis) ([]abci.ValidatorUpdate, error) {
+	gs := gs0.Genutil
+	if gs == nil || len(gs.GenTxs) == 0 {
+		return nil, nil
+	}
+	st := module.NewAllocState(g.Alloc)
+	env := &module.Env{ChainID: req.ChainId, Prefix: gs0.Bech32Prefix, Denom: gs0.Denom,
+		BaseFee: new(big.Int), GasLimit: g.GasLimit, Height: 0, Time: req.Time}
+	if err := genutil.Deliver(st, gs.GenTxs, env); err != nil {
+		return nil, fmt.Errorf("app_state.genutil: %w", err)
+	}
+	updates := staking.Updates(st)
+	if len(updates) == 0 {
+		return nil, fmt.Errorf("app_state.genutil: the gen_txs bonded no validator")
+	}
+	return updates, nil
+}
+
+// checkGenTxsAlone refuses gentxs beside CometBFT genesis validators: the
+// gentxs make the set, so the two could disagree.
+func checkGenTxsAlone(s *AppState, req *abci.RequestInitChain) error {
+	if gs := s.Genutil; gs != nil && len(gs.GenTxs) > 0 && len(req.Validators) > 0 {
+		return fmt.Errorf("genesis has %d CometBFT validators and %d gen_txs: the gentxs make the validator set, so genesis.json's validators must be empty", len(req.Validators), len(gs.GenTxs))
+	}
+	return nil
 }

@@ -30,5 +30,6 @@ func rootCmd() *cobra.Command {
 	root.AddCommand(explorerCmd())
 	root.AddCommand(txCmd())
 	root.AddCommand(testnetCmd())
+	root.AddCommand(genesisCmd(), genesisAddAccountCmd("add-genesis-account"), cometCmd())
 	return root
 }

@@ -38,10 +38,12 @@ func testnetInitCmd() *cobra.Command {
 		Short: "Write the homes of a local network: DIR/node0 … sharing one genesis",
 		Long: `Write N validator homes DIR/node0 … DIR/node{N-1} (and --full-nodes non-validator homes
 after them), each a complete home as 'emberd init' makes, with one shared genesis.json:
-the N validators with voting power 10 each (app_state.staking lists them with a
-10^19 aember self-bond), every validator's operator key in its home's test keyring as
-"validator" and funded at genesis, and the --accounts test-mnemonic accounts funded
-as 'emberd dev' funds them.
+the N validators with voting power 10 each, formed as independent operators form a
+network (see 'emberd genesis'): every validator's operator key in its home's test
+keyring as "validator", funded at genesis with --balance plus its 10^19 aember
+self-bond, a gentx per validator home, the gentxs collected into node0's genesis
+(app_state.genutil.gen_txs) and that genesis copied to every home; and the --accounts
+test-mnemonic accounts funded as 'emberd dev' funds them.
 
 Node i listens on 127.0.0.1, ports BASE+10i+k: k=0 p2p, 1 CometBFT RPC, 2 JSON-RPC
 HTTP, 3 JSON-RPC WebSocket, 4 REST, 5 gRPC, 6 explorer (off unless --explorer).

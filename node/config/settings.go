@@ -114,6 +114,12 @@ var settings = []Setting{
 
 	{File: CometToml, Key: "rpc.laddr", Flag: "rpc.laddr", Help: "CometBFT RPC listen address"},
 	{File: CometToml, Key: "p2p.laddr", Flag: "p2p.laddr", Help: "CometBFT P2P listen address"},
+	{File: CometToml, Key: "p2p.persistent_peers", Flag: "p2p.persistent-peers", Help: "comma-separated <node id>@<host>:<port> of the peers this node always dials (collect-gentxs writes them)"},
+	{File: CometToml, Key: "statesync.enable", Flag: "statesync.enable", Help: "join by CometBFT state sync from a snapshot other nodes serve, when this home has no state yet"},
+	{File: CometToml, Key: "statesync.rpc_servers", Flag: "statesync.rpc-servers", Help: "comma-separated CometBFT RPCs (host:port) the state-sync light client reads; " +
+		"given as a flag without the trust flags, the node reads a recent trusted block from the first and checks it against the second, and enables state sync"},
+	{File: CometToml, Key: "statesync.trust_height", Flag: "statesync.trust-height", Help: "height of the block the state-sync light client trusts"},
+	{File: CometToml, Key: "statesync.trust_hash", Flag: "statesync.trust-hash", Help: "hash (hex) of the block at trust_height"},
 }
 
 // Settings lists every setting, in app.toml's order, then config.toml's.
@@ -182,6 +188,9 @@ func formatValue(v reflect.Value) string {
 	}
 	switch v.Kind() {
 	case reflect.Slice:
+		if v.Len() == 0 {
+			return `""`
+		}
 		parts := make([]string, v.Len())
 		for i := range parts {
 			parts[i] = fmt.Sprint(v.Index(i).Interface())
@@ -203,6 +212,7 @@ const (
 	stringFlag
 	uint64Flag
 	intFlag
+	int64Flag
 	durationFlag
 	listFlag // a comma-separated string
 )
@@ -221,6 +231,8 @@ func kindOf(t reflect.Type) flagKind {
 		return uint64Flag
 	case t.Kind() == reflect.Int:
 		return intFlag
+	case t.Kind() == reflect.Int64:
+		return int64Flag
 	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.String:
 		return listFlag
 	}
@@ -258,6 +270,8 @@ func AddFlags(fs *pflag.FlagSet) {
 			fs.Uint64(s.Flag, 0, usage)
 		case intFlag:
 			fs.Int(s.Flag, 0, usage)
+		case int64Flag:
+			fs.Int64(s.Flag, 0, usage)
 		case durationFlag:
 			fs.Duration(s.Flag, 0, usage)
 		}
@@ -336,6 +350,10 @@ func (o Overrides) Apply(cfg *Config, cc *cmtcfg.Config) {
 			var v int
 			v, err = o.fs.GetInt(s.Flag)
 			field.SetInt(int64(v))
+		case int64Flag:
+			var v int64
+			v, err = o.fs.GetInt64(s.Flag)
+			field.SetInt(v)
 		case durationFlag:
 			var v time.Duration
 			v, err = o.fs.GetDuration(s.Flag)

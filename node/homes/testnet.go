@@ -1,6 +1,7 @@
 package homes
 
 import (
+	"crypto/ecdsa"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,7 +13,6 @@ import (
 
 	cmtcfg "github.com/cometbft/cometbft/config"
 	"github.com/cometbft/cometbft/p2p"
-	cmttypes "github.com/cometbft/cometbft/types"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -21,6 +21,7 @@ import (
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/accounts/keyring"
 	"github.com/emberchain/ember/app"
+	"github.com/emberchain/ember/genutil"
 	"github.com/emberchain/ember/node/config"
 	"github.com/emberchain/ember/staking"
 )
@@ -231,12 +232,7 @@ func InitTestnet(opts TestnetOptions) (*Testnet, error) {
 	}
 
 	tn := &Testnet{Dir: dir, ChainID: opts.ChainID, BasePort: opts.BasePort, Explorer: opts.Explorer}
-	var (
-		genVals    []cmttypes.GenesisValidator
-		genStaking = &staking.GenesisState{UnbondingTime: DefaultTestnetUnbondingTime}
-		rewards    []app.ValidatorReward
-		tokens     = new(big.Int).Mul(big.NewInt(TestnetValidatorPower), big.NewInt(params.Ether))
-	)
+	operators := map[string]*ecdsa.PrivateKey{}
 	// Keys first: every config.toml lists the others' node ids.
 	for i := 0; i < opts.Validators+opts.FullNodes; i++ {
 		n := TestnetNode{Name: fmt.Sprintf("node%d", i), Home: filepath.Join(dir, fmt.Sprintf("node%d", i)),
@@ -252,51 +248,95 @@ func InitTestnet(opts TestnetOptions) (*Testnet, error) {
 		}
 		n.NodeID = string(nk.ID())
 		if n.Validator {
-			op, err := crypto.GenerateKey()
+			op, err := testnetOperatorKey(n.Home)
 			if err != nil {
-				return nil, err
-			}
-			kr, err := keyring.Open(n.Home, keyring.Test)
-			if err != nil {
-				return nil, err
-			}
-			if _, err := kr.Add(TestnetValidatorKey, op, ""); err != nil {
 				return nil, fmt.Errorf("%s: operator key: %w", n.Name, err)
 			}
+			operators[n.Name] = op
 			n.Operator = crypto.PubkeyToAddress(op.PublicKey)
 			n.ConsAddress = pub.Address().String()
-			alloc[n.Operator] = types.Account{Balance: new(big.Int).Set(opts.Balance)}
-			genVals = append(genVals, cmttypes.GenesisValidator{
-				Address: pub.Address(), PubKey: pub, Power: TestnetValidatorPower, Name: n.Name,
-			})
-			genStaking.Validators = append(genStaking.Validators, staking.GenesisValidator{
-				Moniker: n.Name, Operator: n.Operator, ConsensusPubKey: pub.Bytes(),
-				Tokens: (*staking.Amount)(new(big.Int).Set(tokens)),
-			})
-			rewards = append(rewards, app.ValidatorReward{ConsAddress: n.ConsAddress, RewardAddress: n.Operator})
 		}
 		tn.Nodes = append(tn.Nodes, n)
 	}
-	appState, err := json.MarshalIndent(app.NewAppState(app.GenesisParams{
-		ChainID: chainID, Alloc: alloc, Rewards: rewards, Staking: genStaking,
-	}), "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	genesis := filepath.Join(dir, "node0", "config", "genesis.json")
-	if err := saveGenesis(genesis, opts.ChainID, appState, genVals); err != nil {
-		return nil, err
-	}
-	raw, err := os.ReadFile(genesis)
+	genesis, err := tn.genesisFromGentxs(chainID, alloc, opts.Balance, operators)
 	if err != nil {
 		return nil, err
 	}
 	for _, n := range tn.Nodes {
-		if err := tn.writeHome(n, raw); err != nil {
+		if err := tn.writeHome(n, genesis); err != nil {
 			return nil, err
 		}
 	}
 	return tn, tn.save()
+}
+
+// testnetOperatorKey makes a validator's operator key, stored in its home's
+// test keyring as TestnetValidatorKey.
+func testnetOperatorKey(home string) (*ecdsa.PrivateKey, error) {
+	op, err := crypto.GenerateKey()
+	if err != nil {
+		return nil, err
+	}
+	kr, err := keyring.Open(home, keyring.Test)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := kr.Add(TestnetValidatorKey, op, ""); err != nil {
+		return nil, err
+	}
+	return op, nil
+}
+
+// genesisFromGentxs makes the testnet's genesis the way independent
+// operators make one (docs/cli.md, "Forming a network"): a genesis funding
+// alloc, each operator added with balance plus its self-bond (so that it
+// holds balance once bonded), a gentx per validator home, and the gentxs
+// collected in node0's home. It returns the genesis file's bytes.
+func (tn *Testnet) genesisFromGentxs(chainID *big.Int, alloc types.GenesisAlloc, balance *big.Int, operators map[string]*ecdsa.PrivateKey) ([]byte, error) {
+	appState, err := json.MarshalIndent(app.NewAppState(app.GenesisParams{
+		ChainID: chainID, Alloc: alloc, Staking: &staking.GenesisState{UnbondingTime: DefaultTestnetUnbondingTime},
+	}), "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	node0 := tn.Nodes[0].Home
+	path := filepath.Join(node0, "config", "genesis.json")
+	if err := saveGenesis(path, tn.ChainID, appState, nil); err != nil {
+		return nil, err
+	}
+	gf, err := LoadGenesis(path)
+	if err != nil {
+		return nil, err
+	}
+	tokens := new(big.Int).Mul(big.NewInt(TestnetValidatorPower), big.NewInt(params.Ether))
+	vals := tn.Validators()
+	for _, n := range vals {
+		if err := gf.AddAccount(n.Operator, new(big.Int).Add(balance, tokens)); err != nil {
+			return nil, fmt.Errorf("%s: %w", n.Name, err)
+		}
+	}
+	if err := gf.Save(); err != nil {
+		return nil, err
+	}
+	base, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range vals {
+		if err := os.WriteFile(filepath.Join(n.Home, "config", "genesis.json"), base, 0o644); err != nil {
+			return nil, err
+		}
+		_, _, err := Gentx(GentxOptions{Home: n.Home, Key: operators[n.Name], Amount: tokens, ChainID: tn.ChainID, Moniker: n.Name,
+			Commission: genutil.DefaultCommission, IP: "127.0.0.1", P2PPort: n.Ports.P2P,
+			Output: filepath.Join(node0, "config", "gentx", "gentx-"+n.NodeID+".json")})
+		if err != nil {
+			return nil, fmt.Errorf("%s: gentx: %w", n.Name, err)
+		}
+	}
+	if _, err := CollectGentxs(node0, ""); err != nil {
+		return nil, err
+	}
+	return os.ReadFile(path)
 }
 
 // AddTestnetNode adds a full (non-validator) node home to an existing

@@ -9,15 +9,17 @@ import (
 	"testing"
 
 	cmttypes "github.com/cometbft/cometbft/types"
+	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/emberchain/ember/accounts/keyring"
 	"github.com/emberchain/ember/app"
+	"github.com/emberchain/ember/genutil"
 	"github.com/emberchain/ember/node/config"
 )
 
 // TestInitTestnet checks the homes InitTestnet and AddTestnetNode write:
-// one genesis whose CometBFT validators and app_state.staking agree with
-// the homes' keys, operators in the keyrings, ports and peers.
+// one genesis whose gentxs bond the homes' consensus keys, operated by the
+// keys in the homes' keyrings, ports and peers.
 func TestInitTestnet(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "tn")
 	tn, err := InitTestnet(TestnetOptions{Dir: dir, Validators: 3, FullNodes: 1, BasePort: 30000, Accounts: 2, Balance: big.NewInt(5)})
@@ -35,11 +37,23 @@ func TestInitTestnet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if doc.ChainID != DefaultTestnetChainID || len(doc.Validators) != 3 || state.Staking == nil || len(state.Staking.Validators) != 3 {
-		t.Fatalf("genesis chain %s, %d validators, staking %+v", doc.ChainID, len(doc.Validators), state.Staking)
+	// The validators come from the gentxs, as independent operators form a
+	// network: CometBFT's genesis names none.
+	if doc.ChainID != DefaultTestnetChainID || len(doc.Validators) != 0 || state.Genutil == nil || len(state.Genutil.GenTxs) != 3 ||
+		state.Staking == nil || len(state.Staking.Validators) != 0 || state.Staking.UnbondingTime != "60s" {
+		t.Fatalf("genesis chain %s, %d validators, staking %+v, genutil %+v", doc.ChainID, len(doc.Validators), state.Staking, state.Genutil)
 	}
-	if !strings.Contains(string(doc.AppState), `"tokens": "10000000000000000000"`) {
-		t.Fatalf("tokens not decimal: %s", doc.AppState)
+	set, err := ValidateGenesisFile(filepath.Join(dir, "node0", "config", "genesis.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gentxs, err := genutil.ParseAll(state.Genutil.GenTxs, doc.ChainID, "ember", "aember", func(common.Address) (*big.Int, bool) { return new(big.Int), true })
+	if err == nil || !strings.Contains(err.Error(), "less than its self-bond 10000000000000000000aember") {
+		t.Fatalf("ParseAll against empty balances: %v", err)
+	}
+	gentxs, err = genutil.ParseAll(state.Genutil.GenTxs, doc.ChainID, "ember", "aember", func(common.Address) (*big.Int, bool) { return tokens10, true })
+	if err != nil {
+		t.Fatal(err)
 	}
 	for i, n := range tn.Nodes {
 		if n.Ports.P2P != 30000+10*i || n.Ports.Explorer != 30006+10*i {
@@ -74,16 +88,17 @@ func TestInitTestnet(t *testing.T) {
 		if !n.Validator {
 			continue
 		}
-		v, s := doc.Validators[i], state.Staking.Validators[i]
-		if v.Power != 10 || string(s.ConsensusPubKey) != string(v.PubKey.Bytes()) || s.Operator != n.Operator || (*big.Int)(s.Tokens).String() != "10000000000000000000" {
-			t.Fatalf("validator %d: %+v / %+v", i, v, s)
+		g := gentxs[indexOfOperator(gentxs, n.Operator)]
+		if g.Moniker != n.Name || g.SelfBond.Cmp(tokens10) != 0 || g.Memo != n.Peer() || set[indexOfOperator(gentxs, n.Operator)] != n.ConsAddress+" power 10" {
+			t.Fatalf("validator %d: gentx %+v, set %v, node %+v", i, g, set, n)
 		}
 		kr, _ := keyring.Open(n.Home, keyring.Test)
 		info, err := kr.Get(TestnetValidatorKey)
 		if err != nil || info.Address != n.Operator {
 			t.Fatalf("%s keyring: %+v %v", n.Name, info, err)
 		}
-		if acc, ok := state.EVM.Alloc[n.Operator]; !ok || acc.Balance.Int64() != 5 {
+		// Funded with the balance and the self-bond, so it holds the balance once bonded.
+		if acc, ok := state.EVM.Alloc[n.Operator]; !ok || acc.Balance.String() != "10000000000000000005" {
 			t.Fatalf("operator %s not funded", n.Operator)
 		}
 	}
@@ -110,6 +125,19 @@ func TestInitTestnet(t *testing.T) {
 	if !strings.Contains(string(raw), `"base_port":30000`) {
 		t.Fatalf("manifest %s", raw)
 	}
+}
+
+var tokens10 = new(big.Int).Mul(big.NewInt(10), big.NewInt(1_000_000_000_000_000_000))
+
+// indexOfOperator is the index of op's gentx (gentxs are in file-name
+// order, by node id).
+func indexOfOperator(gentxs []*genutil.GenTx, op common.Address) int {
+	for i, g := range gentxs {
+		if g.Operator == op {
+			return i
+		}
+	}
+	return -1
 }
 
 func itoa(i int) string { return big.NewInt(int64(i)).String() }

@@ -23,6 +23,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 
+	"github.com/emberchain/ember/genutil"
 	"github.com/emberchain/ember/internal/wait"
 )
 
@@ -306,45 +307,43 @@ func checkTestnetHomes(t *testing.T, nw *Network) {
 		}
 	}
 	var g struct {
-		Validators []struct {
-			Address string `json:"address"`
-			PubKey  struct {
-				Type  string `json:"type"`
-				Value string `json:"value"`
-			} `json:"pub_key"`
-			Power string `json:"power"`
-			Name  string `json:"name"`
-		} `json:"validators"`
-		AppState struct {
+		ChainID    string            `json:"chain_id"`
+		Validators []json.RawMessage `json:"validators"`
+		AppState   struct {
 			EVM struct {
 				Alloc map[string]struct {
 					Balance *hexutil.Big `json:"balance"`
 				} `json:"alloc"`
 			} `json:"evm"`
 			Staking struct {
-				UnbondingTime string `json:"unbonding_time"`
-				Validators    []struct {
-					Moniker  string          `json:"moniker"`
-					Operator common.Address  `json:"operator_address"`
-					PubKey   string          `json:"consensus_pubkey"`
-					Tokens   json.RawMessage `json:"tokens"`
-				} `json:"validators"`
+				UnbondingTime string            `json:"unbonding_time"`
+				Validators    []json.RawMessage `json:"validators"`
 			} `json:"staking"`
+			Genutil genutil.GenesisState `json:"genutil"`
 		} `json:"app_state"`
 	}
 	if err := json.Unmarshal(first, &g); err != nil {
 		t.Fatal(err)
 	}
-	if len(g.Validators) != 4 || len(g.AppState.Staking.Validators) != 4 || g.AppState.Staking.UnbondingTime == "" {
-		t.Fatalf("genesis: %d validators, staking %+v", len(g.Validators), g.AppState.Staking)
+	// The testnet forms its genesis as independent operators do: a gentx
+	// per validator, CometBFT's genesis validators left empty.
+	if len(g.Validators) != 0 || len(g.AppState.Staking.Validators) != 0 || len(g.AppState.Genutil.GenTxs) != 4 || g.AppState.Staking.UnbondingTime == "" {
+		t.Fatalf("genesis: %d validators, staking %+v, %d gentxs", len(g.Validators), g.AppState.Staking, len(g.AppState.Genutil.GenTxs))
 	}
 	tenKEther := ether(10_000)
 	alloc := map[common.Address]*big.Int{}
 	for k, v := range g.AppState.EVM.Alloc {
 		alloc[common.HexToAddress(k)] = v.Balance.ToInt()
 	}
-	for i, v := range g.Validators {
-		h, s := m.Nodes[i], g.AppState.Staking.Validators[i]
+	gentxs, err := genutil.ParseAll(g.AppState.Genutil.GenTxs, g.ChainID, "ember", "aember", func(a common.Address) (*big.Int, bool) { b, ok := alloc[a]; return b, ok })
+	if err != nil {
+		t.Fatal(err)
+	}
+	byOperator := map[common.Address]*genutil.GenTx{}
+	for _, gt := range gentxs {
+		byOperator[gt.Operator] = gt
+	}
+	for _, h := range m.Nodes {
 		var pv struct {
 			PubKey struct {
 				Value string `json:"value"`
@@ -354,14 +353,14 @@ func checkTestnetHomes(t *testing.T, nw *Network) {
 		if err := json.Unmarshal(raw, &pv); err != nil {
 			t.Fatal(err)
 		}
-		pub, _ := base64.StdEncoding.DecodeString(s.PubKey)
-		if v.Power != "10" || v.Name != h.Name || v.PubKey.Type != "tendermint/PubKeyEd25519" || v.PubKey.Value != pv.PubKey.Value ||
-			s.Moniker != h.Name || s.Operator != h.Operator || s.PubKey != pv.PubKey.Value || len(pub) != 32 ||
-			string(s.Tokens) != `"10000000000000000000"` {
-			t.Fatalf("validator %d: genesis %+v, staking %+v, home key %s, operator %s", i, v, s, pv.PubKey.Value, h.Operator)
+		gt := byOperator[h.Operator]
+		if gt == nil || gt.Moniker != h.Name || base64.StdEncoding.EncodeToString(gt.ConsKey) != pv.PubKey.Value ||
+			gt.SelfBond.Cmp(ether(10)) != 0 || gt.Memo != h.NodeID+"@127.0.0.1:"+itoa(h.Ports.P2P) {
+			t.Fatalf("%s: gentx %+v, home key %s", h.Name, gt, pv.PubKey.Value)
 		}
-		if a, ok := alloc[h.Operator]; !ok || a.Cmp(tenKEther) != 0 {
-			t.Fatalf("operator %s of %s not funded with 10,000 ETH", h.Operator, h.Name)
+		// Funded with 10,000 ETH and the self-bond: 10,000 ETH once bonded.
+		if a, ok := alloc[h.Operator]; !ok || a.Cmp(new(big.Int).Add(tenKEther, ether(10))) != 0 {
+			t.Fatalf("operator %s of %s funded with %v, not 10,010 ETH", h.Operator, h.Name, a)
 		}
 	}
 	for _, k := range devKeys {
