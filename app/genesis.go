@@ -264,7 +264,12 @@ func deliverGenTxs(gs0 *AppState, req *abci.RequestInitChain, g *core.Genesis) (
 	if err := genutil.Deliver(st, gs.GenTxs, env); err != nil {
 		return nil, fmt.Errorf("app_state.genutil: %w", err)
 	}
-	updates := staking.Updates(st)
+	// The gentxs' validators are created unbonded; the set staking computes
+	// at genesis bonds them, as the SDK's genesis EndBlocker does.
+	updates, err := staking.ApplyValidatorSet(st, nil, 0, req.Time)
+	if err != nil {
+		return nil, fmt.Errorf("app_state.genutil: %w", err)
+	}
 	if len(updates) == 0 {
 		return nil, fmt.Errorf("app_state.genutil: the gen_txs bonded no validator")
 	}

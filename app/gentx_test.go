@@ -106,10 +106,10 @@ func TestGenTxsMakeValidatorSet(t *testing.T) {
 		}
 	}
 	v, ok := staking.Get(st, b.addr)
-	if !ok || v.Moniker != "bob" || v.Tokens.Cmp(tokens(25)) != 0 || v.ReportedPower != 25 {
+	if !ok || v.Moniker() != "bob" || v.Tokens.Cmp(tokens(25)) != 0 || v.ReportedPower != 25 || !v.IsBonded() {
 		t.Fatalf("staking validator of bob: %+v %v", v, ok)
 	}
-	if d := staking.Delegation(st, a.addr, a.addr); d.Cmp(tokens(10)) != 0 {
+	if d := staking.SelfDelegationTokens(st, a.addr); d.Cmp(tokens(10)) != 0 {
 		t.Errorf("self-delegation of alice %v", d)
 	}
 }
