@@ -247,17 +247,6 @@ func cli(t *testing.T, args ...string) string {
 	return out
 }
 
-func copyFile(t *testing.T, from, to string) {
-	t.Helper()
-	raw, err := os.ReadFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(to, raw, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // restGet decodes a native REST answer of n.
 func restGet(t *testing.T, n *Node, path string, v any) {
 	t.Helper()
