@@ -21,9 +21,9 @@ const (
 
 // Fixed gas of the messages.
 const (
-	GasMsgWithdraw            = 50_000 // rewards or commission: a period closes, a payment
-	GasMsgSetWithdrawAddress  = 20_000
-	GasMsgFundCommunityPool   = 20_000
+	GasMsgWithdraw           = 50_000 // rewards or commission: a period closes, a payment
+	GasMsgSetWithdrawAddress = 20_000
+	GasMsgFundCommunityPool  = 20_000
 )
 
 func (k *Keeper) msgs() []*module.MsgHandler {

@@ -127,4 +127,3 @@ func wantEvents(t *testing.T, ev *module.Events, want ...string) {
 		t.Fatalf("events\n%v\nwant\n%v", got, want)
 	}
 }
-
