@@ -27,6 +27,7 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/distribution"
 	"github.com/emberchain/ember/evm"
 	"github.com/emberchain/ember/module"
 	"github.com/emberchain/ember/native"
@@ -165,6 +166,7 @@ func (a *App) InitChain(_ context.Context, req *abci.RequestInitChain) (*abci.Re
 	if err := a.modules.InitGenesis(&module.Genesis{AppState: sections, Validators: req.Validators, Rewards: a.rewards, Alloc: g.Alloc}); err != nil {
 		return nil, err
 	}
+	genesisSupply(g.Alloc) // last: after anything that writes genesis balances (burn.go)
 	block, err := a.store.InitGenesis(&g)
 	if err != nil {
 		return nil, err
@@ -208,8 +210,12 @@ func (a *App) nextBaseFee() *big.Int {
 }
 
 // RewardAddress is the fee recipient of blocks proposed by the validator
-// with the given CometBFT address.
+// with the given CometBFT address: the fee collector when distribution
+// shares the fees (see Fee routing in miner.go).
 func (a *App) RewardAddress(proposer []byte) common.Address {
+	if a.distributionOn() {
+		return distribution.FeeCollector
+	}
 	if addr, ok := a.stakingReward(proposer); ok { // set by staking
 		return addr
 	}

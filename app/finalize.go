@@ -68,6 +68,9 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 		}
 	}
 	res := run.x.Finish()
+	if err := recordBurn(statedb, new(big.Int).Add(evmBurnt(header.BaseFee, res.Receipts), run.nat.burnt)); err != nil {
+		return nil, fmt.Errorf("finalize block %d: %w", req.Height, err)
+	}
 	// Number new accounts and record first public keys before the state is
 	// committed, so the AppHash covers them.
 	if err := tracker.Apply(statedb, evm.Signer(a.config, header.Number, header.Time), a.dev.withKeys(res.Txs)); err != nil {

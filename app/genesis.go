@@ -14,7 +14,9 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/params"
 
+	"github.com/emberchain/ember/distribution"
 	"github.com/emberchain/ember/evm"
+	"github.com/emberchain/ember/mint"
 	"github.com/emberchain/ember/staking"
 )
 
@@ -35,6 +37,13 @@ type AppState struct {
 	Denom string `json:"denom"`
 	// Staking is the bonded validator set at genesis and the bonding rules.
 	Staking *staking.GenesisState `json:"staking,omitempty"`
+	// Mint is x/mint's section: inflation and its parameters. Without it
+	// nothing is minted.
+	Mint *mint.GenesisState `json:"mint,omitempty"`
+	// Distribution is x/distribution's section. With it, priority fees go
+	// to the fee collector and are distributed to validators and
+	// delegators (see feeRecipient); without it, to the block's proposer.
+	Distribution *distribution.GenesisState `json:"distribution,omitempty"`
 	// Dev marks a development chain (made by `emberd dev`): it executes dev
 	// transactions (package devchain), the state edits and clock changes of
 	// the anvil/Hardhat JSON-RPC methods, which the node then serves.
@@ -86,6 +95,11 @@ type GenesisParams struct {
 	Prefix     string
 	Staking    *staking.GenesisState
 	Dev        bool // a development chain (AppState.Dev)
+	// Mint and Distribution default to the SDK's defaults; a dev chain's
+	// mint defaults to no inflation, so that an idle dev chain's state,
+	// hence its AppHash, stays put and CometBFT makes no empty blocks.
+	Mint         *mint.GenesisState
+	Distribution *distribution.GenesisState
 }
 
 // Default genesis parameters.
@@ -115,6 +129,15 @@ func NewAppState(p GenesisParams) *AppState {
 	if p.Alloc == nil {
 		p.Alloc = types.GenesisAlloc{}
 	}
+	if p.Mint == nil {
+		p.Mint = mint.DefaultGenesis(DefaultDenom)
+		if p.Dev {
+			p.Mint = mint.ZeroGenesis(DefaultDenom)
+		}
+	}
+	if p.Distribution == nil {
+		p.Distribution = distribution.DefaultGenesis()
+	}
 	return &AppState{
 		EVM: &core.Genesis{
 			Config:     evm.ChainConfig(p.ChainID),
@@ -128,6 +151,8 @@ func NewAppState(p GenesisParams) *AppState {
 		Bech32Prefix: p.Prefix,
 		Denom:        DefaultDenom,
 		Staking:      p.Staking,
+		Mint:         p.Mint,
+		Distribution: p.Distribution,
 		Dev:          p.Dev,
 	}
 }

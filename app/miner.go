@@ -90,10 +90,30 @@ func parseCoinbaseMarker(raw []byte) (addr common.Address, ok, malformed bool) {
 	return common.BytesToAddress(raw[len(coinbaseMarker):]), true, false
 }
 
+// Fee routing. On a chain whose genesis has a distribution section (every
+// home `emberd init`, `testnet` and `dev` make) the priority fees of EVM
+// and native transactions are shared: the header's coinbase is the fee
+// collector, whose balance distribution allocates at the next block to the
+// validators that signed and their delegators. A proposer cannot divert
+// them: a real chain's ProcessProposal refuses a proposal with a marker,
+// and PrepareProposal puts none in. A dev chain (one local validator, no
+// one to share with) honours the marker, so miner_setEtherbase and
+// anvil_setCoinbase keep working there. A chain without a distribution
+// section pays the proposer's reward address, marker or not, as before.
+// The base fee is burnt everywhere (recordBurn).
+
+// distributionOn tells whether the genesis turned distribution on.
+func (a *App) distributionOn() bool { return a.genesis.Distribution != nil }
+
+// markersHonoured tells whether a coinbase marker may name the fee
+// recipient (see Fee routing).
+func (a *App) markersHonoured() bool { return a.dev != nil || !a.distributionOn() }
+
 // blockCoinbase is the fee recipient of a decided block: the address its
-// first transaction's marker names, else the proposer's reward address.
+// first transaction's marker names where markers are honoured, else the
+// fee collector or, without distribution, the proposer's reward address.
 func (a *App) blockCoinbase(txs [][]byte, proposer []byte) common.Address {
-	if len(txs) > 0 {
+	if len(txs) > 0 && a.markersHonoured() {
 		if addr, ok, _ := parseCoinbaseMarker(txs[0]); ok {
 			return addr
 		}
@@ -102,11 +122,11 @@ func (a *App) blockCoinbase(txs [][]byte, proposer []byte) common.Address {
 }
 
 // validMarkers accepts a proposal whose only marker, if any, is a
-// well-formed first transaction.
-func validMarkers(txs [][]byte) bool {
+// well-formed first transaction, on a chain that honours markers.
+func (a *App) validMarkers(txs [][]byte) bool {
 	for i, raw := range txs {
 		_, ok, malformed := parseCoinbaseMarker(raw)
-		if malformed || (ok && i > 0) {
+		if malformed || (ok && (i > 0 || !a.markersHonoured())) {
 			return false
 		}
 	}

@@ -16,7 +16,10 @@ type Keeper struct {
 	Staking Staking
 }
 
-// height is the height of the block being executed (0 at genesis).
+// height is the height of the block being executed: begin-block writes it
+// and end-block clears it, so that it changes no state root (an idle
+// block must leave the AppHash as it was, or a chain without empty blocks
+// would make them without end). 0 at genesis and between blocks.
 func height(st module.Reader) uint64 { return getUint(st, word(slotHeight)) }
 
 // initializeValidator starts op's records: period 0 with a zero ratio
@@ -110,14 +113,12 @@ func rewardsBetween(st module.Reader, op common.Address, start, end uint64, stak
 // began: each ends a stretch at the stake before it and cuts the stake.
 func (k *Keeper) delegationRewards(st module.Reader, del, op common.Address, end uint64) (dec.Dec, error) {
 	si, _ := Starting(st, del, op)
-	now := height(st)
 	rewards := dec.Zero()
-	if si.Height == now {
-		return rewards, nil // began in this block: nothing yet
-	}
 	start, stake := si.PreviousPeriod, si.Stake
+	// A slash before the delegation ended a period at or before its
+	// start: the periods alone pick the slashes it took part in.
 	for _, ev := range SlashEvents(st, op) {
-		if ev.Height < si.Height || ev.Height > now || ev.Period <= start {
+		if ev.Period <= start {
 			continue
 		}
 		r, err := rewardsBetween(st, op, start, ev.Period, stake)

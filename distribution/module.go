@@ -1,6 +1,7 @@
 package distribution
 
 import (
+	abci "github.com/cometbft/cometbft/abci/types"
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/emberchain/ember/dec"
@@ -25,6 +26,15 @@ func (m Module) Msgs() []*module.MsgHandler { return m.Keeper.msgs() }
 
 // BeginBlock implements module.BeginBlocker.
 func (m Module) BeginBlock(st module.State, b *module.Block) error { return m.Keeper.BeginBlock(st, b) }
+
+// EndBlock implements module.EndBlocker: it clears the block height
+// begin-block recorded for the hooks (see height).
+func (m Module) EndBlock(st module.State, _ *module.Block) ([]abci.ValidatorUpdate, error) {
+	if Enabled(st) {
+		set(st, word(slotHeight), common.Hash{})
+	}
+	return nil, nil
+}
 
 // PendingRewards are del's rewards from op as a withdrawal now would
 // compute them (before truncation). It closes op's period in st, so a

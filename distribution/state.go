@@ -49,7 +49,7 @@ var (
 //	mapping(address => mapping(address => Starting)) starting;      // slot 8, delegator -> operator
 //	mapping(address => address) withdrawAddress;                     // slot 9, by delegator
 //	mapping(address => SlashEvent[]) slashes;                        // slot 10, by operator, in order
-//	uint256 height;                  // slot 11, the block begin-block last ran in (what hooks record)
+//	uint256 height;                  // slot 11, the block being executed; 0 between blocks (see height)
 //
 //	struct Validator {       // word offsets from the mapping slot
 //	    uint256 current;     // +0: current rewards, Dec raw

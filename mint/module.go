@@ -82,6 +82,15 @@ func DefaultGenesis(denom string) *GenesisState {
 	}
 }
 
+// ZeroGenesis is DefaultGenesis with the inflation held at 0 (minimum and
+// maximum 0): nothing is ever minted, and an idle block changes nothing.
+func ZeroGenesis(denom string) *GenesisState {
+	g := DefaultGenesis(denom)
+	zero := dec.Zero().String()
+	g.Minter.Inflation, g.Params.InflationMin, g.Params.InflationMax = zero, zero, zero
+	return g
+}
+
 // parse reads and checks g for a chain whose coin is denom.
 func (g *GenesisState) parse(denom string) (Params, Minter, error) {
 	if g.Params.MintDenom != denom {
