@@ -27,6 +27,7 @@ type finalized struct {
 	rawTxs    [][]byte
 	calls     [][]callframe.Frame // internal transactions, when captured
 	native    []store.NativeTx    // native transactions and their results
+	info      []byte              // the block's encoded module.BlockInfo (blockinfo.go)
 }
 
 // FinalizeBlock executes a decided block: it builds the EVM header on the
@@ -54,6 +55,10 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 	balances := evm.NewBalanceRecorder()
 	balances.Hook(hooks)
 	info := module.NewBlockInfo(req.ProposerAddress, req.DecidedLastCommit, req.Misbehavior)
+	infoEnc, err := encodeBlockInfo(info)
+	if err != nil {
+		return nil, fmt.Errorf("finalize block %d: %w", req.Height, err)
+	}
 	run, err := a.startBlock(ctx, header, info, statedb, hooks)
 	if err != nil {
 		return nil, fmt.Errorf("finalize block %d: %w", req.Height, err)
@@ -97,7 +102,7 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 	fillReceipts(block, res.Receipts)
 
 	a.mu.Lock()
-	a.pending = &finalized{block: block, receipts: res.Receipts, senders: res.Senders, balances: changed, cometHash: req.Hash, rawTxs: req.Txs, native: natives}
+	a.pending = &finalized{block: block, receipts: res.Receipts, senders: res.Senders, balances: changed, cometHash: req.Hash, rawTxs: req.Txs, native: natives, info: infoEnc}
 	if rec != nil {
 		a.pending.calls = rec.Frames()
 	}
@@ -169,6 +174,9 @@ func (a *App) Commit(context.Context, *abci.RequestCommit) (*abci.ResponseCommit
 		return nil, fmt.Errorf("commit without a finalized block")
 	}
 	parentRoot := a.store.Head().Root
+	if err := a.store.WriteBlockInfo(p.block.NumberU64(), p.info); err != nil {
+		return nil, err
+	}
 	if err := a.store.CommitBlockNative(p.block, p.receipts, p.cometHash, p.native, p.calls...); err != nil {
 		return nil, err
 	}

@@ -244,7 +244,7 @@ func TestNativeStaking(t *testing.T) {
 	if got := s.balance(del); got.Cmp(new(big.Int).Add(new(big.Int).Sub(delBefore, fee), new(big.Int).Add(tokens(1), big.NewInt(5)))) != 0 {
 		t.Fatalf("delegator %v after maturity", got)
 	}
-	if len(res.Events) != 7 || res.Events[0].Type != "mint" || res.Events[3].Type != "complete_unbonding" {
+	if len(res.Events) != 6 || res.Events[2].Type != "complete_unbonding" {
 		t.Fatalf("block events %v", res.Events)
 	}
 	if got := s.balance(staking.UnbondingPool); got.Sign() != 0 {

@@ -24,7 +24,7 @@ func (Module) Name() string { return Name }
 func (Module) Msgs() []*module.MsgHandler { return nil }
 
 // BeginBlock updates the minter and mints the block provision, emitting
-// the SDK's `mint` event (amount 0 included).
+// the SDK's `mint` event when it mints anything.
 func (m Module) BeginBlock(st module.State, b *module.Block) error {
 	if !Enabled(st) {
 		return nil
@@ -36,14 +36,16 @@ func (m Module) BeginBlock(st module.State, b *module.Block) error {
 	minter.AnnualProvisions = minter.Inflation.MulInt(bank.Supply(st))
 	setMinter(st, minter)
 	amount := minter.BlockProvision(p)
-	if amount.Sign() > 0 {
-		if err := bank.Mint(st, m.Collector, amount); err != nil {
-			return fmt.Errorf("mint: %w", err)
-		}
-		b.Events.Add("coinbase", "minter", b.Events.Acc(StateAddress), "amount", b.Events.Coin(amount))
-		b.Events.Add("coin_received", "receiver", b.Events.Acc(m.Collector), "amount", b.Events.Coin(amount))
+	if amount.Sign() == 0 {
+		return nil // nothing minted, no event: an idle block without inflation stays silent
 	}
-	b.Events.Add("mint", "bonded_ratio", ratio.String(), "inflation", minter.Inflation.String(),
+	if err := bank.Mint(st, m.Collector, amount); err != nil {
+		return fmt.Errorf("mint: %w", err)
+	}
+	ev := b.Events
+	ev.Add("coinbase", "minter", ev.Acc(StateAddress), "amount", ev.Coin(amount))
+	ev.Add("coin_received", "receiver", ev.Acc(m.Collector), "amount", ev.Coin(amount))
+	ev.Add("mint", "bonded_ratio", ratio.String(), "inflation", minter.Inflation.String(),
 		"annual_provisions", minter.AnnualProvisions.String(), "amount", amount.String())
 	return nil
 }
