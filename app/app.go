@@ -213,7 +213,7 @@ func (a *App) nextBaseFee() *big.Int {
 // with the given CometBFT address: the fee collector when distribution
 // shares the fees (see Fee routing in miner.go).
 func (a *App) RewardAddress(proposer []byte) common.Address {
-	if a.distributionOn() {
+	if a.sharesFees() {
 		return distribution.FeeCollector
 	}
 	if addr, ok := a.stakingReward(proposer); ok { // set by staking

@@ -90,28 +90,38 @@ func parseCoinbaseMarker(raw []byte) (addr common.Address, ok, malformed bool) {
 	return common.BytesToAddress(raw[len(coinbaseMarker):]), true, false
 }
 
-// Fee routing. On a chain whose genesis has a distribution section (every
-// home `emberd init`, `testnet` and `dev` make) the priority fees of EVM
-// and native transactions are shared: the header's coinbase is the fee
-// collector, whose balance distribution allocates at the next block to the
-// validators that signed and their delegators. A proposer cannot divert
-// them: a real chain's ProcessProposal refuses a proposal with a marker,
-// and PrepareProposal puts none in. A dev chain (one local validator, no
-// one to share with) honours the marker, so miner_setEtherbase and
-// anvil_setCoinbase keep working there. A chain without a distribution
-// section pays the proposer's reward address, marker or not, as before.
-// The base fee is burnt everywhere (recordBurn).
+// Fee routing. On a real chain whose genesis has a distribution section
+// (every home `emberd init`, `testnet` and the gentx flow make) the
+// priority fees of EVM and native transactions are shared: the header's
+// coinbase is the fee collector, whose balance distribution allocates at
+// the next block to the validators that signed and their delegators. A
+// proposer cannot divert them: ProcessProposal refuses a proposal with a
+// coinbase marker, PrepareProposal puts none in, and eth_coinbase is the
+// fee collector.
+//
+// A dev chain (`emberd dev`: one local validator, no one to share with)
+// keeps anvil's model: its coinbase is the marker's address
+// (miner_setEtherbase, anvil_setCoinbase) or the validator's reward
+// address, which earns the tips as anvil's coinbase does. Sharing there
+// would also cost a block: the allocation one block later changes the
+// state again, and CometBFT (no empty blocks) makes one more block to
+// prove it. A dev user who wants rewards to distribute points the
+// coinbase at the fee collector with anvil_setCoinbase.
+//
+// A chain without a distribution section pays the proposer's reward
+// address, marker or not, as before. The base fee is burnt everywhere and
+// recorded as such (burn.go).
 
-// distributionOn tells whether the genesis turned distribution on.
-func (a *App) distributionOn() bool { return a.genesis.Distribution != nil }
+// sharesFees tells whether priority fees go to the fee collector.
+func (a *App) sharesFees() bool { return a.genesis.Distribution != nil && a.dev == nil }
 
 // markersHonoured tells whether a coinbase marker may name the fee
 // recipient (see Fee routing).
-func (a *App) markersHonoured() bool { return a.dev != nil || !a.distributionOn() }
+func (a *App) markersHonoured() bool { return !a.sharesFees() }
 
-// blockCoinbase is the fee recipient of a decided block: the address its
-// first transaction's marker names where markers are honoured, else the
-// fee collector or, without distribution, the proposer's reward address.
+// blockCoinbase is the fee recipient of a decided block: the fee
+// collector where fees are shared, else the address its first
+// transaction's marker names or the proposer's reward address.
 func (a *App) blockCoinbase(txs [][]byte, proposer []byte) common.Address {
 	if len(txs) > 0 && a.markersHonoured() {
 		if addr, ok, _ := parseCoinbaseMarker(txs[0]); ok {

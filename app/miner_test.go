@@ -82,7 +82,8 @@ func TestCheckTxQueuesPromotesAndProposes(t *testing.T) {
 
 // TestProcessProposalMarkers accepts a marker only first and well formed,
 // and only on a chain that honours markers (a dev chain, or one without
-// distribution); elsewhere the fee collector is the coinbase.
+// distribution); elsewhere the fee collector is the coinbase. A dev chain
+// without a marker pays the reward address, as anvil pays its coinbase.
 func TestProcessProposalMarkers(t *testing.T) {
 	real := newTestApp(t, common.Address{})
 	dev, _ := newDevTestApp(t)
@@ -111,6 +112,9 @@ func TestProcessProposalMarkers(t *testing.T) {
 	}
 	if got := dev.blockCoinbase([][]byte{marker}, []byte{1, 2}); got != (common.Address{7}) {
 		t.Fatalf("dev coinbase %s, want the marker's", got.Hex())
+	}
+	if got := dev.blockCoinbase(nil, []byte{1, 2}); got != dev.RewardAddress([]byte{1, 2}) || got == distribution.FeeCollector {
+		t.Fatalf("dev coinbase %s, want the reward address", got.Hex())
 	}
 	if got := real.blockCoinbase([][]byte{marker}, []byte{1, 2}); got != distribution.FeeCollector {
 		t.Fatalf("coinbase %s, want the fee collector", got.Hex())

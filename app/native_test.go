@@ -44,12 +44,17 @@ type stakingApp struct {
 }
 
 func newStakingApp(t *testing.T, op common.Address, funded ...common.Address) *stakingApp {
+	return newStakingAppMint(t, mint.ZeroGenesis(DefaultDenom), op, funded...)
+}
+
+// newStakingAppMint is newStakingApp with mint's genesis section m.
+func newStakingAppMint(t *testing.T, m *mint.GenesisState, op common.Address, funded ...common.Address) *stakingApp {
 	alloc := types.GenesisAlloc{}
 	for _, a := range funded {
 		alloc[a] = types.Account{Balance: tokens(1000)}
 	}
 	valKey := ed25519.GenPrivKey()
-	gs := NewAppState(GenesisParams{ChainID: big.NewInt(9000), Alloc: alloc, Mint: mint.ZeroGenesis(DefaultDenom), Staking: &staking.GenesisState{
+	gs := NewAppState(GenesisParams{ChainID: big.NewInt(9000), Alloc: alloc, Mint: m, Staking: &staking.GenesisState{
 		UnbondingTime: "10s",
 		Validators: []staking.GenesisValidator{{Moniker: "v0", Operator: op, ConsensusPubKey: valKey.PubKey().Bytes(),
 			Tokens: (*staking.Amount)(tokens(10))}},
