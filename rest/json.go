@@ -137,6 +137,10 @@ func writeValue(buf *bytes.Buffer, fd protoreflect.FieldDescriptor, v protorefle
 			buf.WriteString(strconv.FormatInt(int64(v.Enum()), 10))
 		}
 	case protoreflect.BytesKind:
+		if isDec(fd) { // a LegacyDec on bytes (mint's inflation): its text
+			writeString(buf, decString(string(v.Bytes())))
+			return nil
+		}
 		if len(v.Bytes()) == 0 {
 			buf.WriteString("null")
 		} else {
