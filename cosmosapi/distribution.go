@@ -3,8 +3,8 @@ package cosmosapi
 import (
 	"context"
 
-	basev1beta1 "cosmossdk.io/api/cosmos/base/v1beta1"
 	queryv1beta1 "cosmossdk.io/api/cosmos/base/query/v1beta1"
+	basev1beta1 "cosmossdk.io/api/cosmos/base/v1beta1"
 	distrv1beta1 "cosmossdk.io/api/cosmos/distribution/v1beta1"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/state"

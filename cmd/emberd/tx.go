@@ -67,7 +67,7 @@ the CheckTx answer only). See docs/native-txs.md.`,
 	bank.AddCommand(txSendCmd(f))
 	stake := &cobra.Command{Use: "staking", Short: "Staking transactions"}
 	stake.AddCommand(txCreateValidatorCmd(f), txEditValidatorCmd(f), txDelegateCmd(f, false), txDelegateCmd(f, true))
-	cmd.AddCommand(bank, stake)
+	cmd.AddCommand(bank, stake, txDistributionCmd(f))
 	return cmd
 }
 
