@@ -14,7 +14,6 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/emberchain/ember/accounts"
-	"github.com/emberchain/ember/app"
 	"github.com/emberchain/ember/rest"
 )
 
@@ -159,32 +158,22 @@ func (f *queryFlags) run(cmd *cobra.Command, path string, req, out proto.Message
 
 // serviceQueryCmd is a query command over one service method: build makes
 // the request from the arguments.
-func serviceQueryCmd(use, short, path string, args int, build func(prefix string, args []string) (proto.Message, error), newOut func() proto.Message) *cobra.Command {
+func serviceQueryCmd(use, short, path string, args int, build func(args []string) proto.Message, newOut func() proto.Message) *cobra.Command {
 	var f queryFlags
 	cmd := &cobra.Command{
 		Use: use, Short: short, Long: short + ", read through the node's CometBFT RPC (abci_query " + path + ").",
 		Args: cobra.ExactArgs(args),
 		RunE: func(cmd *cobra.Command, a []string) error {
-			req, err := build(app.DefaultPrefix, a)
-			if err != nil {
-				return err
-			}
-			return f.run(cmd, path, req, newOut())
+			return f.run(cmd, path, build(a), newOut())
 		},
 	}
 	f.register(cmd)
 	return cmd
 }
 
-func noRequest[T proto.Message](req T) func(string, []string) (proto.Message, error) {
-	return func(string, []string) (proto.Message, error) { return req, nil }
+func noRequest[T proto.Message](req T) func([]string) proto.Message {
+	return func([]string) proto.Message { return req }
 }
-
-// The query commands pass addresses as given: the services take bech32
-// with the chain's prefix or 0x hex.
-func valoperString(_ string, s string) (string, error) { return s, nil }
-
-func accountString(_ string, s string) (string, error) { return s, nil }
 
 // queryDistributionCmd is `emberd query distribution …`.
 func queryDistributionCmd() *cobra.Command {
@@ -196,14 +185,12 @@ func queryDistributionCmd() *cobra.Command {
 		serviceQueryCmd("community-pool", "Print the community pool", svc+"CommunityPool", 0,
 			noRequest(&distrv1beta1.QueryCommunityPoolRequest{}), func() proto.Message { return new(distrv1beta1.QueryCommunityPoolResponse) }),
 		serviceQueryCmd("commission VALOPER", "Print a validator's accumulated commission", svc+"ValidatorCommission", 1,
-			func(p string, a []string) (proto.Message, error) {
-				v, err := valoperString(p, a[0])
-				return &distrv1beta1.QueryValidatorCommissionRequest{ValidatorAddress: v}, err
+			func(a []string) proto.Message {
+				return &distrv1beta1.QueryValidatorCommissionRequest{ValidatorAddress: a[0]}
 			}, func() proto.Message { return new(distrv1beta1.QueryValidatorCommissionResponse) }),
 		serviceQueryCmd("outstanding-rewards VALOPER", "Print a validator's outstanding rewards (commission included)", svc+"ValidatorOutstandingRewards", 1,
-			func(p string, a []string) (proto.Message, error) {
-				v, err := valoperString(p, a[0])
-				return &distrv1beta1.QueryValidatorOutstandingRewardsRequest{ValidatorAddress: v}, err
+			func(a []string) proto.Message {
+				return &distrv1beta1.QueryValidatorOutstandingRewardsRequest{ValidatorAddress: a[0]}
 			}, func() proto.Message { return new(distrv1beta1.QueryValidatorOutstandingRewardsResponse) }),
 		queryRewardsCmd(svc),
 	)
@@ -221,18 +208,11 @@ func queryRewardsCmd(svc string) *cobra.Command {
 			svc + "DelegationRewards with VALOPER, " + svc + "DelegationTotalRewards without).",
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, a []string) error {
-			del, err := accountString(app.DefaultPrefix, a[0])
-			if err != nil {
-				return err
-			}
+			del := a[0] // the services take bech32 or 0x hex
 			if len(a) == 1 {
 				return f.run(cmd, svc+"DelegationTotalRewards", &distrv1beta1.QueryDelegationTotalRewardsRequest{DelegatorAddress: del}, new(distrv1beta1.QueryDelegationTotalRewardsResponse))
 			}
-			v, err := valoperString(app.DefaultPrefix, a[1])
-			if err != nil {
-				return err
-			}
-			return f.run(cmd, svc+"DelegationRewards", &distrv1beta1.QueryDelegationRewardsRequest{DelegatorAddress: del, ValidatorAddress: v}, new(distrv1beta1.QueryDelegationRewardsResponse))
+			return f.run(cmd, svc+"DelegationRewards", &distrv1beta1.QueryDelegationRewardsRequest{DelegatorAddress: del, ValidatorAddress: a[1]}, new(distrv1beta1.QueryDelegationRewardsResponse))
 		},
 	}
 	f.register(cmd)
