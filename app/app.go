@@ -237,6 +237,9 @@ func (a *App) stakingReward(proposer []byte) (common.Address, bool) {
 		return common.Address{}, false
 	}
 	v, ok := staking.ByConsAddress(st, common.BytesToAddress(proposer))
+	if ok && v.HasOperator && distribution.Enabled(st) { // a dev chain: the operator's withdraw address (MsgSetWithdrawAddress)
+		return distribution.WithdrawAddress(st, v.Operator), true
+	}
 	if !ok || v.RewardAddress == (common.Address{}) {
 		return common.Address{}, false
 	}

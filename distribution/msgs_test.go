@@ -127,3 +127,14 @@ func wantEvents(t *testing.T, ev *module.Events, want ...string) {
 		t.Fatalf("events\n%v\nwant\n%v", got, want)
 	}
 }
+
+func TestBlocked(t *testing.T) {
+	for a, want := range map[common.Address]bool{
+		common.HexToAddress("0x01"): true, common.HexToAddress("0x0100"): true, Pool: true, FeeCollector: true,
+		common.HexToAddress("0x0B40"): true, common.HexToAddress("0xbeef"): false, common.HexToAddress("0x0200"): false, {0xd1}: false,
+	} {
+		if blocked(a) != want {
+			t.Errorf("blocked(%s) = %v", a.Hex(), !want)
+		}
+	}
+}

@@ -33,15 +33,16 @@ func pay(st module.State, ev *module.Events, to common.Address, amount *big.Int,
 	return move(st, ev, Pool, to, amount, idx)
 }
 
-// blocked tells whether a is a system address (precompiles and module
-// accounts live below 2^16), which may not be a withdraw address: coins
-// sent there would be lost or would corrupt a module's accounting, as the
-// SDK's blocked module accounts.
+// blocked tells whether a may not be a withdraw address, as the SDK
+// blocks its module accounts: the precompiles (0x…01 to 0x…01FF) and the
+// system accounts of the modules (0x…0B00 to 0x…0BFF), where coins would be
+// lost or would break a module's accounting.
 func blocked(a common.Address) bool {
 	for _, b := range a[:18] {
 		if b != 0 {
 			return false
 		}
 	}
-	return true
+	v := uint16(a[18])<<8 | uint16(a[19])
+	return v <= 0x1ff || v&0xff00 == 0x0b00
 }
