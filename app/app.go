@@ -237,8 +237,12 @@ func (a *App) stakingReward(proposer []byte) (common.Address, bool) {
 		return common.Address{}, false
 	}
 	v, ok := staking.ByConsAddress(st, common.BytesToAddress(proposer))
-	if ok && v.HasOperator && distribution.Enabled(st) { // a dev chain: the operator's withdraw address (MsgSetWithdrawAddress)
-		return distribution.WithdrawAddress(st, v.Operator), true
+	if ok && v.HasOperator && distribution.Enabled(st) {
+		// A dev chain: a withdraw address the operator set
+		// (MsgSetWithdrawAddress) receives the fees; else the genesis one.
+		if w := distribution.WithdrawAddress(st, v.Operator); w != v.Operator {
+			return w, true
+		}
 	}
 	if !ok || v.RewardAddress == (common.Address{}) {
 		return common.Address{}, false
