@@ -2,6 +2,7 @@ package distribution
 
 import (
 	"encoding/json"
+	"math/big"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/core/types"
@@ -42,5 +43,23 @@ func TestGenesis(t *testing.T) {
 	}
 	if DefaultParams().CommunityTax.Cmp(dec.MustParse("0.02")) != 0 {
 		t.Fatal("default community tax")
+	}
+}
+
+// TestInvariantFails: a wei in the pool that no record accounts for is
+// reported.
+func TestInvariantFails(t *testing.T) {
+	st := newState(t)
+	if err := Init(st, DefaultParams()); err != nil {
+		t.Fatal(err)
+	}
+	addCommunityPool(st, dec.MustParse("5"))
+	fund(st, Pool, big.NewInt(5))
+	if err := Invariant(st, nil); err != nil {
+		t.Fatal(err)
+	}
+	fund(st, Pool, big.NewInt(1))
+	if err := Invariant(st, nil); err == nil || err.Error() != "distribution pool holds 6.000000000000000000, its records 5.000000000000000000" {
+		t.Fatalf("invariant: %v", err)
 	}
 }
