@@ -24,8 +24,10 @@ func evmBurnt(baseFee *big.Int, receipts types.Receipts) *big.Int {
 
 // recordBurn takes what the block burnt from the recorded supply, at the
 // end of the block (a replay, which stops before the end, never needs it).
+// A chain whose genesis state predates the supply record has none (0) and
+// keeps none, rather than halting.
 func recordBurn(st module.State, burnt *big.Int) error {
-	if burnt.Sign() == 0 {
+	if burnt.Sign() == 0 || bank.Supply(st).Sign() == 0 {
 		return nil
 	}
 	return bank.RecordBurn(st, burnt)
