@@ -26,6 +26,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/params"
 
+	"github.com/emberchain/ember/distribution"
 	"github.com/emberchain/ember/evm"
 	"github.com/emberchain/ember/module"
 	"github.com/emberchain/ember/native"
@@ -158,6 +159,7 @@ func (a *App) InitChain(_ context.Context, req *abci.RequestInitChain) (*abci.Re
 	if err != nil {
 		return nil, err
 	}
+	genesisSupply(g.Alloc) // last: after anything that writes genesis balances (burn.go)
 	block, err := a.store.InitGenesis(g)
 	if err != nil {
 		return nil, err
@@ -201,8 +203,12 @@ func (a *App) nextBaseFee() *big.Int {
 }
 
 // RewardAddress is the fee recipient of blocks proposed by the validator
-// with the given CometBFT address.
+// with the given CometBFT address: the fee collector when distribution
+// shares the fees (see Fee routing in miner.go).
 func (a *App) RewardAddress(proposer []byte) common.Address {
+	if a.sharesFees() {
+		return distribution.FeeCollector
+	}
 	if addr, ok := a.stakingReward(proposer); ok { // set by staking
 		return addr
 	}
@@ -224,6 +230,13 @@ func (a *App) stakingReward(proposer []byte) (common.Address, bool) {
 		return common.Address{}, false
 	}
 	v, ok := staking.ByConsAddress(st, common.BytesToAddress(proposer))
+	if ok && v.HasOperator && distribution.Enabled(st) {
+		// A dev chain: a withdraw address the operator set
+		// (MsgSetWithdrawAddress) receives the fees; else the genesis one.
+		if w := distribution.WithdrawAddress(st, v.Operator); w != v.Operator {
+			return w, true
+		}
+	}
 	if !ok || v.RewardAddress == (common.Address{}) {
 		return common.Address{}, false
 	}

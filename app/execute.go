@@ -99,9 +99,15 @@ type Replay struct {
 }
 
 // NewReplay begins replaying block, whose CometBFT block held raws, on
-// statedb, the state of its parent.
+// statedb, the state of its parent, with the block info FinalizeBlock
+// recorded (proposer, votes, evidence), so begin-block allocates and
+// slashes as it did.
 func (a *App) NewReplay(ctx context.Context, block *types.Block, raws [][]byte, statedb *state.StateDB) (*Replay, error) {
-	run, err := a.startBlock(ctx, block.Header(), &module.BlockInfo{}, statedb, nil)
+	info, err := a.storedBlockInfo(block.NumberU64())
+	if err != nil {
+		return nil, err
+	}
+	run, err := a.startBlock(ctx, block.Header(), info, statedb, nil)
 	if err != nil {
 		return nil, fmt.Errorf("replay block %d: %w", block.NumberU64(), err)
 	}

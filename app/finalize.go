@@ -27,6 +27,7 @@ type finalized struct {
 	rawTxs    [][]byte
 	calls     [][]callframe.Frame // internal transactions, when captured
 	native    []store.NativeTx    // native transactions and their results
+	info      []byte              // the block's encoded module.BlockInfo (blockinfo.go)
 }
 
 // FinalizeBlock executes a decided block: it builds the EVM header on the
@@ -54,6 +55,10 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 	balances := evm.NewBalanceRecorder()
 	balances.Hook(hooks)
 	info := module.NewBlockInfo(req.ProposerAddress, req.DecidedLastCommit, req.Misbehavior)
+	infoEnc, err := encodeBlockInfo(info)
+	if err != nil {
+		return nil, fmt.Errorf("finalize block %d: %w", req.Height, err)
+	}
 	run, err := a.startBlock(ctx, header, info, statedb, hooks)
 	if err != nil {
 		return nil, fmt.Errorf("finalize block %d: %w", req.Height, err)
@@ -68,6 +73,9 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 		}
 	}
 	res := run.x.Finish()
+	if err := recordBurn(statedb, new(big.Int).Add(evmBurnt(header.BaseFee, res.Receipts), run.nat.burnt)); err != nil {
+		return nil, fmt.Errorf("finalize block %d: %w", req.Height, err)
+	}
 	// Number new accounts and record first public keys before the state is
 	// committed, so the AppHash covers them.
 	if err := tracker.Apply(statedb, evm.Signer(a.config, header.Number, header.Time), a.dev.withKeys(res.Txs)); err != nil {
@@ -94,7 +102,7 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 	fillReceipts(block, res.Receipts)
 
 	a.mu.Lock()
-	a.pending = &finalized{block: block, receipts: res.Receipts, senders: res.Senders, balances: changed, cometHash: req.Hash, rawTxs: req.Txs, native: natives}
+	a.pending = &finalized{block: block, receipts: res.Receipts, senders: res.Senders, balances: changed, cometHash: req.Hash, rawTxs: req.Txs, native: natives, info: infoEnc}
 	if rec != nil {
 		a.pending.calls = rec.Frames()
 	}
@@ -166,6 +174,9 @@ func (a *App) Commit(context.Context, *abci.RequestCommit) (*abci.ResponseCommit
 		return nil, fmt.Errorf("commit without a finalized block")
 	}
 	parentRoot := a.store.Head().Root
+	if err := a.store.WriteBlockInfo(p.block.NumberU64(), p.info); err != nil {
+		return nil, err
+	}
 	if err := a.store.CommitBlockNative(p.block, p.receipts, p.cometHash, p.native, p.calls...); err != nil {
 		return nil, err
 	}

@@ -21,8 +21,11 @@ import (
 )
 
 // newTestApp is an app on a fresh store with key funded at genesis.
-func newTestApp(t testing.TB, funded common.Address) *App {
-	gs := NewAppState(GenesisParams{ChainID: big.NewInt(9000), Alloc: types.GenesisAlloc{funded: {Balance: new(big.Int).Lsh(big.NewInt(1), 100)}}})
+func newTestApp(t testing.TB, funded common.Address) *App { return newTestChain(t, funded, false) }
+
+// newTestChain is newTestApp with a dev chain's genesis when dev.
+func newTestChain(t testing.TB, funded common.Address, dev bool) *App {
+	gs := NewAppState(GenesisParams{ChainID: big.NewInt(9000), Alloc: types.GenesisAlloc{funded: {Balance: new(big.Int).Lsh(big.NewInt(1), 100)}}, Dev: dev})
 	st, err := store.Open(t.TempDir(), gs.EVM.Config, store.Options{CacheMB: 8, TrieCacheMB: 8})
 	if err != nil {
 		t.Fatal(err)
@@ -38,10 +41,7 @@ func newTestApp(t testing.TB, funded common.Address) *App {
 // newDevTestApp is newTestApp on a dev chain, with the key it funds.
 func newDevTestApp(t testing.TB) (*App, *ecdsa.PrivateKey) {
 	key, _ := crypto.GenerateKey()
-	a := newTestApp(t, crypto.PubkeyToAddress(key.PublicKey))
-	a.genesis.Dev = true
-	a.dev = newDevChain(a) // as New makes it for a dev genesis
-	return a, key
+	return newTestChain(t, crypto.PubkeyToAddress(key.PublicKey), true), key
 }
 
 // signedTransfer is the bytes of a 21,000-gas transfer of nothing from key

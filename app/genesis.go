@@ -17,10 +17,13 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/distribution"
 	"github.com/emberchain/ember/evm"
 	"github.com/emberchain/ember/genutil"
+	"github.com/emberchain/ember/mint"
 	"github.com/emberchain/ember/module"
 	"github.com/emberchain/ember/native"
+	"github.com/emberchain/ember/slashing"
 	"github.com/emberchain/ember/staking"
 )
 
@@ -45,6 +48,16 @@ type AppState struct {
 	// at InitChain after every module's genesis, they make the validator
 	// set when CometBFT's genesis names none.
 	Genutil *genutil.GenesisState `json:"genutil,omitempty"`
+	// Mint is x/mint's section: inflation and its parameters. Without it
+	// nothing is minted.
+	Mint *mint.GenesisState `json:"mint,omitempty"`
+	// Distribution is x/distribution's section. With it, priority fees go
+	// to the fee collector and are distributed to validators and
+	// delegators (see feeRecipient); without it, to the block's proposer.
+	Distribution *distribution.GenesisState `json:"distribution,omitempty"`
+	// Slashing is x/slashing's section: the signed-blocks window and the
+	// slash fractions. Without it the SDK's defaults apply.
+	Slashing *slashing.GenesisState `json:"slashing,omitempty"`
 	// Dev marks a development chain (made by `emberd dev`): it executes dev
 	// transactions (package devchain), the state edits and clock changes of
 	// the anvil/Hardhat JSON-RPC methods, which the node then serves.
@@ -96,6 +109,12 @@ type GenesisParams struct {
 	Prefix     string
 	Staking    *staking.GenesisState
 	Dev        bool // a development chain (AppState.Dev)
+	// Mint and Distribution default to the SDK's defaults; a dev chain's
+	// mint defaults to no inflation, so that an idle dev chain's state,
+	// hence its AppHash, stays put and CometBFT makes no empty blocks.
+	Mint         *mint.GenesisState
+	Distribution *distribution.GenesisState
+	Slashing     *slashing.GenesisState // the SDK's defaults when nil
 }
 
 // Default genesis parameters.
@@ -125,6 +144,18 @@ func NewAppState(p GenesisParams) *AppState {
 	if p.Alloc == nil {
 		p.Alloc = types.GenesisAlloc{}
 	}
+	if p.Mint == nil {
+		p.Mint = mint.DefaultGenesis(DefaultDenom)
+		if p.Dev {
+			p.Mint = mint.ZeroGenesis(DefaultDenom)
+		}
+	}
+	if p.Distribution == nil {
+		p.Distribution = distribution.DefaultGenesis()
+	}
+	if p.Slashing == nil {
+		p.Slashing = &slashing.GenesisState{Params: slashing.DefaultParams().JSON()}
+	}
 	return &AppState{
 		EVM: &core.Genesis{
 			Config:     evm.ChainConfig(p.ChainID),
@@ -138,6 +169,9 @@ func NewAppState(p GenesisParams) *AppState {
 		Bech32Prefix: p.Prefix,
 		Denom:        DefaultDenom,
 		Staking:      p.Staking,
+		Mint:         p.Mint,
+		Distribution: p.Distribution,
+		Slashing:     p.Slashing,
 		Dev:          p.Dev,
 	}
 }

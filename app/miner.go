@@ -90,10 +90,40 @@ func parseCoinbaseMarker(raw []byte) (addr common.Address, ok, malformed bool) {
 	return common.BytesToAddress(raw[len(coinbaseMarker):]), true, false
 }
 
-// blockCoinbase is the fee recipient of a decided block: the address its
-// first transaction's marker names, else the proposer's reward address.
+// Fee routing. On a real chain whose genesis has a distribution section
+// (every home `emberd init`, `testnet` and the gentx flow make) the
+// priority fees of EVM and native transactions are shared: the header's
+// coinbase is the fee collector, whose balance distribution allocates at
+// the next block to the validators that signed and their delegators. A
+// proposer cannot divert them: ProcessProposal refuses a proposal with a
+// coinbase marker, PrepareProposal puts none in, and eth_coinbase is the
+// fee collector.
+//
+// A dev chain (`emberd dev`: one local validator, no one to share with)
+// keeps anvil's model: its coinbase is the marker's address
+// (miner_setEtherbase, anvil_setCoinbase) or the validator's reward
+// address, which earns the tips as anvil's coinbase does. Sharing there
+// would also cost a block: the allocation one block later changes the
+// state again, and CometBFT (no empty blocks) makes one more block to
+// prove it. A dev user who wants rewards to distribute points the
+// coinbase at the fee collector with anvil_setCoinbase.
+//
+// A chain without a distribution section pays the proposer's reward
+// address, marker or not, as before. The base fee is burnt everywhere and
+// recorded as such (burn.go).
+
+// sharesFees tells whether priority fees go to the fee collector.
+func (a *App) sharesFees() bool { return a.genesis.Distribution != nil && a.dev == nil }
+
+// markersHonoured tells whether a coinbase marker may name the fee
+// recipient (see Fee routing).
+func (a *App) markersHonoured() bool { return !a.sharesFees() }
+
+// blockCoinbase is the fee recipient of a decided block: the fee
+// collector where fees are shared, else the address its first
+// transaction's marker names or the proposer's reward address.
 func (a *App) blockCoinbase(txs [][]byte, proposer []byte) common.Address {
-	if len(txs) > 0 {
+	if len(txs) > 0 && a.markersHonoured() {
 		if addr, ok, _ := parseCoinbaseMarker(txs[0]); ok {
 			return addr
 		}
@@ -102,11 +132,11 @@ func (a *App) blockCoinbase(txs [][]byte, proposer []byte) common.Address {
 }
 
 // validMarkers accepts a proposal whose only marker, if any, is a
-// well-formed first transaction.
-func validMarkers(txs [][]byte) bool {
+// well-formed first transaction, on a chain that honours markers.
+func (a *App) validMarkers(txs [][]byte) bool {
 	for i, raw := range txs {
 		_, ok, malformed := parseCoinbaseMarker(raw)
-		if malformed || (ok && i > 0) {
+		if malformed || (ok && (i > 0 || !a.markersHonoured())) {
 			return false
 		}
 	}

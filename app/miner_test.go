@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/emberchain/ember/distribution"
 	"github.com/emberchain/ember/txpool"
 )
 
@@ -18,7 +19,8 @@ import (
 // calls: a gapped tx is queued, the tx filling the gap is pending and asks
 // for a promotion, the resubmitted queued tx is promoted; a replacement
 // displaces the old tx, which PrepareProposal then leaves out even though
-// CometBFT still offers it; the etherbase marker comes first.
+// CometBFT still offers it; on a chain with distribution the etherbase
+// adds no marker.
 func TestCheckTxQueuesPromotesAndProposes(t *testing.T) {
 	key, _ := crypto.GenerateKey()
 	from := crypto.PubkeyToAddress(key.PublicKey)
@@ -68,35 +70,58 @@ func TestCheckTxQueuesPromotesAndProposes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Txs) != 3 || !bytes.Equal(res.Txs[0], coinbaseMarkerTx(etherbase)) || !bytes.Equal(res.Txs[1], tx0) || !bytes.Equal(res.Txs[2], tx1b) {
+	// A chain with distribution shares the fees: the etherbase puts no
+	// marker in and the fee collector is the coinbase (Fee routing).
+	if len(res.Txs) != 2 || !bytes.Equal(res.Txs[0], tx0) || !bytes.Equal(res.Txs[1], tx1b) {
 		t.Fatalf("proposal %x", res.Txs)
 	}
-	if got := a.blockCoinbase(res.Txs, []byte{1}); got != etherbase {
+	if got := a.blockCoinbase(res.Txs, []byte{1}); got != distribution.FeeCollector {
 		t.Fatalf("coinbase %s", got.Hex())
 	}
 }
 
-// TestProcessProposalMarkers accepts a marker only first and well formed.
+// TestProcessProposalMarkers accepts a marker only first and well formed,
+// and only on a chain that honours markers (a dev chain, or one without
+// distribution); elsewhere the fee collector is the coinbase. A dev chain
+// without a marker pays the reward address, as anvil pays its coinbase.
 func TestProcessProposalMarkers(t *testing.T) {
-	a := newTestApp(t, common.Address{})
+	real := newTestApp(t, common.Address{})
+	dev, _ := newDevTestApp(t)
+	legacy := newTestApp(t, common.Address{})
+	legacy.genesis.Distribution = nil
 	marker := coinbaseMarkerTx(common.Address{7})
+	accept, reject := abci.ResponseProcessProposal_ACCEPT, abci.ResponseProcessProposal_REJECT
 	for _, c := range []struct {
+		a    *App
 		txs  [][]byte
 		want abci.ResponseProcessProposal_ProposalStatus
 	}{
-		{nil, abci.ResponseProcessProposal_ACCEPT},
-		{[][]byte{marker, {0x02}}, abci.ResponseProcessProposal_ACCEPT},
-		{[][]byte{{0x02}, marker}, abci.ResponseProcessProposal_REJECT},
-		{[][]byte{marker[:len(marker)-1]}, abci.ResponseProcessProposal_REJECT},
-		{[][]byte{marker, marker}, abci.ResponseProcessProposal_REJECT},
+		{real, nil, accept},
+		{real, [][]byte{{0x02}}, accept},
+		{real, [][]byte{marker, {0x02}}, reject},
+		{dev, [][]byte{marker, {0x02}}, accept},
+		{legacy, [][]byte{marker, {0x02}}, accept},
+		{dev, [][]byte{{0x02}, marker}, reject},
+		{dev, [][]byte{marker[:len(marker)-1]}, reject},
+		{dev, [][]byte{marker, marker}, reject},
 	} {
-		res, err := a.ProcessProposal(context.Background(), &abci.RequestProcessProposal{Txs: c.txs})
+		res, err := c.a.ProcessProposal(context.Background(), &abci.RequestProcessProposal{Txs: c.txs})
 		if err != nil || res.Status != c.want {
 			t.Errorf("txs %x: %v %v, want %v", c.txs, res.Status, err, c.want)
 		}
 	}
-	// Without a marker the proposer's genesis reward address is paid.
-	if got, want := a.blockCoinbase([][]byte{{0x02}}, []byte{1, 2}), a.RewardAddress([]byte{1, 2}); got != want {
+	if got := dev.blockCoinbase([][]byte{marker}, []byte{1, 2}); got != (common.Address{7}) {
+		t.Fatalf("dev coinbase %s, want the marker's", got.Hex())
+	}
+	if got := dev.blockCoinbase(nil, []byte{1, 2}); got != dev.RewardAddress([]byte{1, 2}) || got == distribution.FeeCollector {
+		t.Fatalf("dev coinbase %s, want the reward address", got.Hex())
+	}
+	if got := real.blockCoinbase([][]byte{marker}, []byte{1, 2}); got != distribution.FeeCollector {
+		t.Fatalf("coinbase %s, want the fee collector", got.Hex())
+	}
+	// Without distribution and without a marker the proposer's genesis
+	// reward address is paid.
+	if got, want := legacy.blockCoinbase([][]byte{{0x02}}, []byte{1, 2}), legacy.RewardAddress([]byte{1, 2}); got != want || got == distribution.FeeCollector {
 		t.Fatalf("coinbase %s, want %s", got.Hex(), want.Hex())
 	}
 }

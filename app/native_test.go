@@ -20,6 +20,8 @@ import (
 
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/bank"
+	"github.com/emberchain/ember/distribution"
+	"github.com/emberchain/ember/mint"
 	"github.com/emberchain/ember/module"
 	"github.com/emberchain/ember/native"
 	"github.com/emberchain/ember/staking"
@@ -42,12 +44,17 @@ type stakingApp struct {
 }
 
 func newStakingApp(t *testing.T, op common.Address, funded ...common.Address) *stakingApp {
+	return newStakingAppMint(t, mint.ZeroGenesis(DefaultDenom), op, funded...)
+}
+
+// newStakingAppMint is newStakingApp with mint's genesis section m.
+func newStakingAppMint(t *testing.T, m *mint.GenesisState, op common.Address, funded ...common.Address) *stakingApp {
 	alloc := types.GenesisAlloc{}
 	for _, a := range funded {
 		alloc[a] = types.Account{Balance: tokens(1000)}
 	}
 	valKey := ed25519.GenPrivKey()
-	gs := NewAppState(GenesisParams{ChainID: big.NewInt(9000), Alloc: alloc, Staking: &staking.GenesisState{
+	gs := NewAppState(GenesisParams{ChainID: big.NewInt(9000), Alloc: alloc, Mint: m, Staking: &staking.GenesisState{
 		UnbondingTime: "10s",
 		Validators: []staking.GenesisValidator{{Moniker: "v0", Operator: op, ConsensusPubKey: valKey.PubKey().Bytes(),
 			Tokens: (*staking.Amount)(tokens(10))}},
@@ -168,10 +175,10 @@ func TestNativeSendInterleavesWithEVM(t *testing.T) {
 	if got := s.balance(from); got.Cmp(want) != 0 {
 		t.Fatalf("sender %v, want %v", got, want)
 	}
-	// The proposer's reward address (the operator, 0x77…) earns the native
-	// fee above the burnt base fee × gas used.
+	// The fee collector earns the native fee above the burnt base fee ×
+	// gas used (distribution shares it at the next block).
 	tip := new(big.Int).Sub(fee, new(big.Int).Mul(big.NewInt(1e9), big.NewInt(res.TxResults[0].GasUsed)))
-	if got := s.balance(common.Address{0x77}); got.Cmp(tip) != 0 || res.TxResults[0].GasUsed != int64(native.GasTxBase+bank.GasMsgSend+native.GasPerByte*len(send)) {
+	if got := s.balance(distribution.FeeCollector); got.Cmp(tip) != 0 || res.TxResults[0].GasUsed != int64(native.GasTxBase+bank.GasMsgSend+native.GasPerByte*len(send)) {
 		t.Fatalf("coinbase %v, want %v (gas used %d)", got, tip, res.TxResults[0].GasUsed)
 	}
 	// The published block: the EVM tx's sender, and the end balance of
@@ -179,7 +186,7 @@ func TestNativeSendInterleavesWithEVM(t *testing.T) {
 	if committed == nil || len(committed.Senders) != 1 || committed.Senders[0] != from || len(committed.Block.Transactions()) != 1 {
 		t.Fatalf("committed block: %+v", committed)
 	}
-	wantBal := map[common.Address]*big.Int{from: s.balance(from), to: big.NewInt(12346), {0x77}: tip}
+	wantBal := map[common.Address]*big.Int{from: s.balance(from), to: big.NewInt(12346), distribution.FeeCollector: tip}
 	if len(committed.Balances) != len(wantBal) {
 		t.Fatalf("balances of %d accounts, want %d: %v", len(committed.Balances), len(wantBal), committed.Balances)
 	}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"errors"
+	"math/big"
 	"time"
 
 	abci "github.com/cometbft/cometbft/abci/types"
@@ -23,6 +24,7 @@ type nativeBlock struct {
 	env     *module.Env
 	info    *module.BlockInfo
 	events  *module.Events // block events (begin- and end-block work)
+	burnt   *big.Int       // base fee of the native transactions' gas
 }
 
 func (a *App) newNativeBlock(x *evm.Executor, header *types.Header, info *module.BlockInfo) *nativeBlock {
@@ -36,6 +38,7 @@ func (a *App) newNativeBlock(x *evm.Executor, header *types.Header, info *module
 			Time: time.Unix(int64(header.Time), 0).UTC(), Coinbase: header.Coinbase,
 		},
 		events: module.NewEvents(a.genesis.Bech32Prefix, a.genesis.Denom),
+		burnt:  new(big.Int),
 	}
 }
 
@@ -55,6 +58,9 @@ func (b *nativeBlock) begin() error {
 // run executes a native transaction in its place in the block.
 func (b *nativeBlock) run(tx *native.Tx) *abci.ExecTxResult {
 	res, err := native.Execute(b.x.State(), tx, b.env)
+	if err == nil { // charged: native.Execute burnt the base fee of its gas
+		b.burnt.Add(b.burnt, new(big.Int).Mul(b.env.BaseFee, new(big.Int).SetUint64(tx.GasUsed())))
+	}
 	if err != nil {
 		e := module.AsError(err)
 		res = &abci.ExecTxResult{Code: e.Code, Codespace: e.Codespace, Log: e.Error(), GasWanted: int64(tx.GasLimit)}

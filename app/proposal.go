@@ -36,7 +36,7 @@ func (a *App) PrepareProposal(ctx context.Context, req *abci.RequestPreparePropo
 
 	out := make([][]byte, 0, len(ordered)+1)
 	budget := req.MaxTxBytes
-	if etherbase, ok := a.Etherbase(); ok {
+	if etherbase, ok := a.Etherbase(); ok && a.markersHonoured() {
 		marker := coinbaseMarkerTx(etherbase)
 		budget -= protoSize(marker)
 		out = append(out, marker)
@@ -79,11 +79,12 @@ func protoSize(raw []byte) int64 {
 }
 
 // ProcessProposal accepts any proposal whose coinbase marker, if any, is a
-// well-formed first transaction: execution is deterministic and rejects any
+// well-formed first transaction on a chain that honours markers (see Fee
+// routing in miner.go): execution is deterministic and rejects any
 // transaction that cannot run (result code > 1, no receipt), so a block with
 // bad transactions costs its proposer the space, not the chain its safety.
 func (a *App) ProcessProposal(_ context.Context, req *abci.RequestProcessProposal) (*abci.ResponseProcessProposal, error) {
-	if !validMarkers(req.Txs) {
+	if !a.validMarkers(req.Txs) {
 		return &abci.ResponseProcessProposal{Status: abci.ResponseProcessProposal_REJECT}, nil
 	}
 	return &abci.ResponseProcessProposal{Status: abci.ResponseProcessProposal_ACCEPT}, nil

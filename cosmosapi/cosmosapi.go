@@ -1,7 +1,8 @@
 // Package cosmosapi implements, once, the Cosmos SDK services that Cosmos
 // clients (cosmjs, Keplr, Leap, grpcurl) call: cosmos.auth.v1beta1.Query,
 // cosmos.bank.v1beta1.Query, cosmos.staking.v1beta1.Query,
-// cosmos.slashing.v1beta1.Query,
+// cosmos.slashing.v1beta1.Query, cosmos.distribution.v1beta1.Query,
+// cosmos.mint.v1beta1.Query,
 // cosmos.tx.v1beta1.Service and cosmos.base.tendermint.v1beta1.Service, over
 // the published protobuf types of cosmossdk.io/api. The same service values
 // are registered on the gRPC server (package grpcapi), on the Router that
@@ -25,6 +26,8 @@ import (
 	authv1beta1 "cosmossdk.io/api/cosmos/auth/v1beta1"
 	bankv1beta1 "cosmossdk.io/api/cosmos/bank/v1beta1"
 	cmtservice "cosmossdk.io/api/cosmos/base/tendermint/v1beta1"
+	distrv1beta1 "cosmossdk.io/api/cosmos/distribution/v1beta1"
+	mintv1beta1 "cosmossdk.io/api/cosmos/mint/v1beta1"
 	slashingv1beta1 "cosmossdk.io/api/cosmos/slashing/v1beta1"
 	stakingv1beta1 "cosmossdk.io/api/cosmos/staking/v1beta1"
 	txv1beta1 "cosmossdk.io/api/cosmos/tx/v1beta1"
@@ -68,6 +71,8 @@ func Register(r grpc.ServiceRegistrar, b Backend) {
 	bankv1beta1.RegisterQueryServer(r, &bankServer{b: b})
 	stakingv1beta1.RegisterQueryServer(r, &stakingServer{b: b})
 	slashingv1beta1.RegisterQueryServer(r, &slashingServer{b: b})
+	distrv1beta1.RegisterQueryServer(r, newDistributionServer(b))
+	mintv1beta1.RegisterQueryServer(r, &mintServer{b: b})
 	txv1beta1.RegisterServiceServer(r, &txServer{b: b})
 	cmtservice.RegisterServiceServer(r, &cometServer{b: b})
 }

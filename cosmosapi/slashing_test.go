@@ -20,14 +20,6 @@ import (
 	"github.com/emberchain/ember/slashing"
 )
 
-// stateBackend serves one state.
-type stateBackend struct {
-	prefixOnly
-	st *state.StateDB
-}
-
-func (b stateBackend) StateAt(int64) (*state.StateDB, int64, error) { return b.st, 7, nil }
-
 // signers is a staking view in which every address is a validator
 // operated by itself, never jailed.
 var signers = slashing.Staking{

@@ -114,6 +114,26 @@ func (b Builder) SetRewardAddress(op, reward common.Address) proto.Message {
 	return &distrv1beta1.MsgSetWithdrawAddress{DelegatorAddress: b.acc(op), WithdrawAddress: b.acc(reward)}
 }
 
+// WithdrawRewards is a MsgWithdrawDelegatorReward.
+func (b Builder) WithdrawRewards(del, op common.Address) proto.Message {
+	return &distrv1beta1.MsgWithdrawDelegatorReward{DelegatorAddress: b.acc(del), ValidatorAddress: b.valoper(op)}
+}
+
+// WithdrawCommission is a MsgWithdrawValidatorCommission.
+func (b Builder) WithdrawCommission(op common.Address) proto.Message {
+	return &distrv1beta1.MsgWithdrawValidatorCommission{ValidatorAddress: b.valoper(op)}
+}
+
+// SetWithdrawAddress is a MsgSetWithdrawAddress: del's rewards go to w.
+func (b Builder) SetWithdrawAddress(del, w common.Address) proto.Message {
+	return &distrv1beta1.MsgSetWithdrawAddress{DelegatorAddress: b.acc(del), WithdrawAddress: b.acc(w)}
+}
+
+// FundCommunityPool is a MsgFundCommunityPool.
+func (b Builder) FundCommunityPool(depositor common.Address, amount *big.Int) proto.Message {
+	return &distrv1beta1.MsgFundCommunityPool{Depositor: b.acc(depositor), Amount: []*basev1beta1.Coin{Coin(amount, b.Denom)}}
+}
+
 // Delegate is a MsgDelegate.
 func (b Builder) Delegate(del, op common.Address, amount *big.Int) proto.Message {
 	return &stakingv1beta1.MsgDelegate{DelegatorAddress: b.acc(del), ValidatorAddress: b.valoper(op), Amount: Coin(amount, b.Denom)}

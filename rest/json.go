@@ -276,3 +276,7 @@ func scalar(fd protoreflect.FieldDescriptor, s string) (protoreflect.Value, erro
 	}
 	return protoreflect.Value{}, fmt.Errorf("unsupported kind %v", fd.Kind())
 }
+
+// Marshal is m in the gateway's JSON (see marshal), for the CLI's queries
+// of the same services.
+func Marshal(m proto.Message) ([]byte, error) { return marshal(m) }

@@ -73,6 +73,19 @@ var routes = []route{
 	{"GET /cosmos/slashing/v1beta1/params", "/cosmos.slashing.v1beta1.Query/Params", nil},
 	{"GET /cosmos/slashing/v1beta1/signing_infos", "/cosmos.slashing.v1beta1.Query/SigningInfos", nil},
 	{"GET /cosmos/slashing/v1beta1/signing_infos/{cons_address}", "/cosmos.slashing.v1beta1.Query/SigningInfo", []string{"cons_address"}},
+	{"GET /cosmos/distribution/v1beta1/params", "/cosmos.distribution.v1beta1.Query/Params", nil},
+	{"GET /cosmos/distribution/v1beta1/validators/{validator_address}", "/cosmos.distribution.v1beta1.Query/ValidatorDistributionInfo", []string{"validator_address"}},
+	{"GET /cosmos/distribution/v1beta1/validators/{validator_address}/outstanding_rewards", "/cosmos.distribution.v1beta1.Query/ValidatorOutstandingRewards", []string{"validator_address"}},
+	{"GET /cosmos/distribution/v1beta1/validators/{validator_address}/commission", "/cosmos.distribution.v1beta1.Query/ValidatorCommission", []string{"validator_address"}},
+	{"GET /cosmos/distribution/v1beta1/validators/{validator_address}/slashes", "/cosmos.distribution.v1beta1.Query/ValidatorSlashes", []string{"validator_address"}},
+	{"GET /cosmos/distribution/v1beta1/delegators/{delegator_address}/rewards/{validator_address}", "/cosmos.distribution.v1beta1.Query/DelegationRewards", []string{"delegator_address", "validator_address"}},
+	{"GET /cosmos/distribution/v1beta1/delegators/{delegator_address}/rewards", "/cosmos.distribution.v1beta1.Query/DelegationTotalRewards", []string{"delegator_address"}},
+	{"GET /cosmos/distribution/v1beta1/delegators/{delegator_address}/validators", "/cosmos.distribution.v1beta1.Query/DelegatorValidators", []string{"delegator_address"}},
+	{"GET /cosmos/distribution/v1beta1/delegators/{delegator_address}/withdraw_address", "/cosmos.distribution.v1beta1.Query/DelegatorWithdrawAddress", []string{"delegator_address"}},
+	{"GET /cosmos/distribution/v1beta1/community_pool", "/cosmos.distribution.v1beta1.Query/CommunityPool", nil},
+	{"GET /cosmos/mint/v1beta1/params", "/cosmos.mint.v1beta1.Query/Params", nil},
+	{"GET /cosmos/mint/v1beta1/inflation", "/cosmos.mint.v1beta1.Query/Inflation", nil},
+	{"GET /cosmos/mint/v1beta1/annual_provisions", "/cosmos.mint.v1beta1.Query/AnnualProvisions", nil},
 	{"POST /cosmos/tx/v1beta1/simulate", "/cosmos.tx.v1beta1.Service/Simulate", nil},
 	{"POST /cosmos/tx/v1beta1/txs", "/cosmos.tx.v1beta1.Service/BroadcastTx", nil},
 	{"GET /cosmos/tx/v1beta1/txs", "/cosmos.tx.v1beta1.Service/GetTxsEvent", nil},
@@ -83,9 +96,6 @@ var routes = []route{
 	{"GET /cosmos/base/tendermint/v1beta1/blocks/{height}", "/cosmos.base.tendermint.v1beta1.Service/GetBlockByHeight", []string{"height"}},
 }
 
-// JSON writes m as the gateway writes it (see marshal), for other
-// surfaces that print a service's answer (the CLI's queries).
-func JSON(m proto.Message) ([]byte, error) { return marshal(m) }
 
 // Handler returns the REST routes over the services in r.
 func Handler(r *cosmosapi.Router) http.Handler {

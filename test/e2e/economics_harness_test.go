@@ -35,7 +35,7 @@ import (
 // networks, the faults they inject (a double-signing validator, a stopped
 // validator, SIGKILLs), the supply invariant and identical blocks on every
 // node. The merger flips it.
-const economicsMerged = false
+const economicsMerged = true
 
 // punishmentMerged switches on the double-sign and downtime assertions:
 // staking's Slash/Jail/Unjail and the slashing module are merged.

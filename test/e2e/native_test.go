@@ -546,8 +546,8 @@ func TestNativeStaking(t *testing.T) {
 }
 
 // TestNativeRewardAddress: `emberd tx staking edit-validator
-// --reward-address` makes the dev validator's blocks pay their priority
-// fees to the new address.
+// --reward-address` (a MsgSetWithdrawAddress) makes the dev validator's
+// blocks pay their priority fees to the new address, its withdraw address.
 func TestNativeRewardAddress(t *testing.T) {
 	// MsgSetWithdrawAddress left the staking module for distribution
 	// (issue 32), which registers it again; until both are merged this
@@ -581,9 +581,9 @@ func TestNativeRewardAddress(t *testing.T) {
 	if got := balanceAt(t, n, reward); got.Int64() != 7*21000 {
 		t.Fatalf("reward address balance %v, want %d", got, 7*21000)
 	}
-	raw, err := exec.Command(emberdBin, "query", "validators", "--node", "tcp://"+n.CometRPC).CombinedOutput()
-	if err != nil || !strings.Contains(string(raw), `"reward_address":"`+reward.Hex()+`"`) {
-		t.Fatalf("query validators: %v %s", err, raw)
+	// The address is the operator's distribution withdraw address.
+	if _, body, _ := n.restGet(t, "/cosmos/distribution/v1beta1/delegators/"+devKeys[0].Address.Hex()+"/withdraw_address"); body != `{"withdraw_address":"`+accounts.Bech32("ember", reward)+`"}` {
+		t.Fatalf("withdraw address: %s", body)
 	}
 }
 
