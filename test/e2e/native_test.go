@@ -549,10 +549,6 @@ func TestNativeStaking(t *testing.T) {
 // --reward-address` (a MsgSetWithdrawAddress) makes the dev validator's
 // blocks pay their priority fees to the new address, its withdraw address.
 func TestNativeRewardAddress(t *testing.T) {
-	// MsgSetWithdrawAddress left the staking module for distribution
-	// (issue 32), which registers it again; until both are merged this
-	// chain refuses it as an unknown type URL.
-	t.Skip("MsgSetWithdrawAddress is the distribution module's (issue 32)")
 	t.Parallel()
 	n := StartDev(t)
 	reward := common.HexToAddress("0x000000000000000000000000000000000000bEEF")
