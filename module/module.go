@@ -1,5 +1,5 @@
 // Package module is the shape of Ember's native modules: each module (bank,
-// staking; distribution, slashing, gov and upgrade to come) registers its
+// mint, distribution, slashing, staking; gov and upgrade to come) registers its
 // messages, its begin- and end-block work, its genesis and its queries with
 // the app through one Manager, as the Cosmos SDK's module manager,
 // MsgServiceRouter and Begin/EndBlockers give each SDK module its room.
@@ -11,9 +11,11 @@
 //
 // # Order
 //
-// The Manager holds its modules in a fixed order (native.Modules: bank, then
-// staking) and always calls them in that order. InitChain runs each
-// module's InitGenesis. FinalizeBlock runs, in this sequence:
+// The Manager holds its modules in a fixed order (native.Modules: bank,
+// mint, distribution, slashing, staking: the SDK's begin-block order) and
+// always calls them in that order. InitChain runs each module's
+// InitGenesis, then the gentxs (package genutil). FinalizeBlock runs, in
+// this sequence:
 //
 //  1. each module's BeginBlock, on the block's state (its events are block
 //     events);
@@ -26,7 +28,7 @@
 //  5. the commit of the state, whose root is the AppHash.
 //
 // A replay of a committed block for a tracer runs 1 and 2 again, up to the
-// traced transaction. An abci_query path a module registered is answered by
+// traced transaction, with the block's stored BlockInfo. An abci_query path a module registered is answered by
 // that module.
 package module
 
