@@ -13,6 +13,7 @@ import (
 
 	abci "github.com/cometbft/cometbft/abci/types"
 	"github.com/cometbft/cometbft/crypto/ed25519"
+	cmtproto "github.com/cometbft/cometbft/proto/tendermint/types"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -294,4 +295,63 @@ func TestStakingGenesisMismatch(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "has power 10 in the CometBFT genesis but tokens/10^18 = 3 in app_state.staking") {
 		t.Fatalf("InitChain: %v", err)
 	}
+}
+
+// TestDelegationChangePaysRewards: a delegator's rewards accrued from mint
+// are paid, with withdraw_rewards and its coin events under the message's
+// msg_index, when it delegates more: the SDK's automatic withdrawal.
+func TestDelegationChangePaysRewards(t *testing.T) {
+	opKey, _ := crypto.GenerateKey()
+	op := crypto.PubkeyToAddress(opKey.PublicKey)
+	s := newStakingAppMint(t, mint.DefaultGenesis(DefaultDenom), op, op)
+	b := native.Builder{Prefix: "ember", Denom: "aember"}
+	fee := new(big.Int).Mul(big.NewInt(300_000), big.NewInt(1e9))
+	for range 3 { // mint accrues to the only validator, which signs every block
+		s.blockVoted(time.Second)
+	}
+	before := s.balance(op)
+	res := s.blockVoted(time.Second, s.sign(opKey, 0, fee, 300_000, b.Delegate(op, op, tokens(1))))
+	if res.TxResults[0].Code != 0 {
+		t.Fatalf("delegate: %s", res.TxResults[0].Log)
+	}
+	var paid *big.Int
+	for _, ev := range res.TxResults[0].Events {
+		if ev.Type != "withdraw_rewards" {
+			continue
+		}
+		attrs := map[string]string{}
+		for _, a := range ev.Attributes {
+			attrs[a.Key] = a.Value
+		}
+		if attrs["msg_index"] != "0" || attrs["delegator"] != accounts.Bech32("ember", op) {
+			t.Fatalf("withdraw_rewards %v", attrs)
+		}
+		paid, _ = new(big.Int).SetString(strings.TrimSuffix(attrs["amount"], "aember"), 10)
+	}
+	if paid == nil || paid.Sign() <= 0 {
+		t.Fatalf("no withdraw_rewards event with an amount in %v", res.TxResults[0].Events)
+	}
+	// The operator paid the fee and the bond, and received its rewards.
+	want := new(big.Int).Sub(new(big.Int).Sub(before, fee), tokens(1))
+	if got := s.balance(op); got.Cmp(want.Add(want, paid)) != 0 {
+		t.Fatalf("operator balance %v, want %v (rewards %v)", got, want, paid)
+	}
+}
+
+// blockVoted is block with the genesis validator's signature in the last
+// commit, so distribution allocates to it.
+func (s *stakingApp) blockVoted(dt time.Duration, txs ...[]byte) *abci.ResponseFinalizeBlock {
+	s.t.Helper()
+	s.height++
+	s.now = s.now.Add(dt)
+	commit := abci.CommitInfo{Votes: []abci.VoteInfo{{Validator: abci.Validator{Address: s.valKey.PubKey().Address(), Power: 10}, BlockIdFlag: cmtproto.BlockIDFlagCommit}}}
+	res, err := s.FinalizeBlock(context.Background(), &abci.RequestFinalizeBlock{Height: s.height, Time: s.now, Txs: txs,
+		ProposerAddress: s.valKey.PubKey().Address(), Hash: make([]byte, 32), DecidedLastCommit: commit})
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	if _, err := s.Commit(context.Background(), &abci.RequestCommit{}); err != nil {
+		s.t.Fatal(err)
+	}
+	return res
 }

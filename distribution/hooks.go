@@ -36,7 +36,8 @@ func (k *Keeper) BeforeDelegationSharesModified(st module.State, del, val common
 	if _, ok := Starting(st, del, val); !Enabled(st) || !ok {
 		return nil // a delegation from before the module was on earned nothing
 	}
-	_, err := k.withdrawDelegation(st, module.NewEvents("", ""), del, val, "")
+	ev, idx := module.EventsOf(st) // the message's (or the block's) events, as the SDK emits them
+	_, err := k.withdrawDelegation(st, ev, del, val, idx)
 	return err
 }
 

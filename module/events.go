@@ -52,3 +52,31 @@ func (e *Events) Coins(from, to common.Address, amount *big.Int, idx string) {
 	e.Add("coin_spent", "spender", e.Acc(from), "amount", e.Coin(amount), "msg_index", idx)
 	e.Add("coin_received", "receiver", e.Acc(to), "amount", e.Coin(amount), "msg_index", idx)
 }
+
+// eventState is a State that carries the collector the events of changes
+// made through it go to, as the SDK's context carries its EventManager: a
+// hook deep in another module (distribution paying a delegator's rewards
+// when staking changes the delegation) emits where the message or the
+// begin-block work that caused it emits.
+type eventState struct {
+	State
+	events *Events
+	index  string // msg_index; "" for block events
+}
+
+// WithEvents is st carrying ev and the msg_index idx ("" for block events).
+func WithEvents(st State, ev *Events, idx string) State {
+	if e, ok := st.(*eventState); ok {
+		st = e.State
+	}
+	return &eventState{State: st, events: ev, index: idx}
+}
+
+// EventsOf is the collector and msg_index st carries; a State that carries
+// none gets a collector whose events go nowhere.
+func EventsOf(st State) (*Events, string) {
+	if e, ok := st.(*eventState); ok {
+		return e.events, e.index
+	}
+	return NewEvents("", ""), ""
+}

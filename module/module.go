@@ -121,7 +121,7 @@ func (m *Manager) InitGenesis(g *Genesis) error {
 func (m *Manager) BeginBlock(st State, b *Block) error {
 	for _, mod := range m.modules {
 		if bb, ok := mod.(BeginBlocker); ok {
-			if err := bb.BeginBlock(st, b); err != nil {
+			if err := bb.BeginBlock(WithEvents(st, b.Events, ""), b); err != nil {
 				return err
 			}
 		}
@@ -135,7 +135,7 @@ func (m *Manager) EndBlock(st State, b *Block) ([]abci.ValidatorUpdate, error) {
 	var updates []abci.ValidatorUpdate
 	for _, mod := range m.modules {
 		if eb, ok := mod.(EndBlocker); ok {
-			u, err := eb.EndBlock(st, b)
+			u, err := eb.EndBlock(WithEvents(st, b.Events, ""), b)
 			if err != nil {
 				return nil, err
 			}

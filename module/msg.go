@@ -56,7 +56,7 @@ func (m *Msg) Check(st Reader) error {
 // the handler's changes and events. On an error the caller reverts st.
 func (m *Msg) Exec(st State, c *MsgContext) error {
 	c.Events.Add("message", "action", m.Action(), "sender", c.Events.Acc(m.Signer), "module", m.Module(), "msg_index", c.Index)
-	return m.handler.Exec(st, m, c)
+	return m.handler.Exec(WithEvents(st, c.Events, c.Index), m, c)
 }
 
 // MsgContext is what a handler's Exec gets beside the state and the message.
