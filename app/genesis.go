@@ -114,7 +114,7 @@ type GenesisParams struct {
 	// hence its AppHash, stays put and CometBFT makes no empty blocks.
 	Mint         *mint.GenesisState
 	Distribution *distribution.GenesisState
-	Slashing     *slashing.GenesisState // the SDK's defaults when nil
+	Slashing     *slashing.GenesisState // the SDK's defaults when nil, none on a dev chain
 }
 
 // Default genesis parameters.
@@ -153,7 +153,7 @@ func NewAppState(p GenesisParams) *AppState {
 	if p.Distribution == nil {
 		p.Distribution = distribution.DefaultGenesis()
 	}
-	if p.Slashing == nil {
+	if p.Slashing == nil && !p.Dev { // a dev chain has no one to punish (see slashing.Enabled)
 		p.Slashing = &slashing.GenesisState{Params: slashing.DefaultParams().JSON()}
 	}
 	return &AppState{

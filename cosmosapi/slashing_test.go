@@ -32,6 +32,9 @@ var signers = slashing.Staking{
 // the signing infos page by page, over abci_query's protobuf bytes.
 func TestSlashingQueries(t *testing.T) {
 	st, _ := state.New(types.EmptyRootHash, state.NewDatabaseForTesting())
+	if err := slashing.Init(st, slashing.DefaultParams()); err != nil {
+		t.Fatal(err)
+	}
 	votes := []module.Vote{{Validator: common.Address{1}, Signed: true}, {Validator: common.Address{2}}, {Validator: common.Address{3}, Signed: true}}
 	b := &module.Block{Env: &module.Env{Prefix: "ember", Height: 2, Time: time.Unix(1000, 0)}, Info: &module.BlockInfo{Votes: votes}, Events: module.NewEvents("ember", "aember")}
 	if err := (slashing.Module{Staking: signers}).BeginBlock(st, b); err != nil {

@@ -32,7 +32,7 @@ func (m Module) Msgs() []*module.MsgHandler { return []*module.MsgHandler{m.msgU
 // downtime slash for the same blocks, which the SDK's order also spares it
 // once jailed).
 func (m Module) BeginBlock(st module.State, b *module.Block) error {
-	if b.Info == nil {
+	if b.Info == nil || !Enabled(st) {
 		return nil
 	}
 	ensureAccount(st)
@@ -48,8 +48,7 @@ func (m Module) BeginBlock(st module.State, b *module.Block) error {
 
 // InitGenesis writes the parameters of app_state.slashing (the SDK's
 // defaults for an absent field). Without the section it writes nothing:
-// GetParams then reads the defaults, and the genesis state of a chain whose
-// genesis predates the module stays as it was.
+// the module is off (see Enabled) and GetParams reads the defaults.
 func (Module) InitGenesis(g *module.Genesis) error {
 	var section *GenesisState
 	if err := g.Section(Name, &section); err != nil || section == nil {
@@ -63,7 +62,15 @@ func (Module) InitGenesis(g *module.Genesis) error {
 	if err != nil {
 		return fmt.Errorf("app_state.slashing.params: %w", err)
 	}
-	setParams(g.State(), p)
+	return Init(g.State(), p)
+}
+
+// Init switches the module on with the parameters p.
+func Init(st module.State, p Params) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	setParams(st, p)
 	return nil
 }
 

@@ -78,6 +78,13 @@ func (p Params) MinSignedBlocks() int64 {
 // without being punished.
 func (p Params) MaxMissedBlocks() int64 { return p.SignedBlocksWindow - p.MinSignedBlocks() }
 
+// Enabled tells whether the chain's genesis had a slashing section. A
+// chain without one (a dev chain: one validator, nothing to punish; a home
+// made before the module) counts no votes: its signing infos would change
+// the state at every block, so an idle dev chain, which makes a block
+// whenever its state changed, would never stop making blocks.
+func Enabled(st module.Reader) bool { return getUint(st, slotWindow) != 0 }
+
 // GetParams reads the parameters; a chain whose genesis predates the
 // module has none stored and runs on the defaults.
 func GetParams(st module.Reader) Params {

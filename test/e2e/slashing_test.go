@@ -3,10 +3,9 @@ package e2e
 import (
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"math/big"
 	"net/url"
-	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/core/types"
@@ -14,9 +13,12 @@ import (
 	"github.com/emberchain/ember/accounts"
 )
 
-// TestSlashingQueries: the dev chain's validator has a signing info from
-// its first signed block on, counting every block since, none missed; the
-// parameters are the SDK's defaults, in the gateway's JSON.
+// TestSlashingQueries: a dev chain's genesis has no slashing section (one
+// validator, nothing to punish, and an idle dev chain must not change its
+// state at every block): the module counts no votes, so its validator has
+// no signing info, and the parameters read are the SDK's defaults, in the
+// gateway's JSON. The downtime and double-sign tests read signing infos on
+// networks.
 func TestSlashingQueries(t *testing.T) {
 	t.Parallel()
 	n := StartDev(t)
@@ -46,11 +48,9 @@ func TestSlashingQueries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, body, header := n.restGet(t, "/cosmos/slashing/v1beta1/signing_infos/"+valcons)
-	height, _ := strconv.ParseInt(header.Get("Grpc-Metadata-X-Cosmos-Block-Height"), 10, 64)
-	want := fmt.Sprintf(`{"val_signing_info":{"address":"%s","start_height":"2","index_offset":"%d","jailed_until":"1970-01-01T00:00:00Z","tombstoned":false,"missed_blocks_counter":"0"}}`, valcons, height-1)
-	if code != 200 || body != want || height < 3 {
-		t.Fatalf("signing info at height %d: %d %s\nwant %s", height, code, body, want)
+	code, body, _ = n.restGet(t, "/cosmos/slashing/v1beta1/signing_infos/"+valcons)
+	if code != 404 || !strings.Contains(body, "SigningInfo not found for validator "+valcons) {
+		t.Fatalf("signing info of the dev validator: %d %s", code, body)
 	}
 	code, body, _ = n.restGet(t, "/cosmos/slashing/v1beta1/signing_infos?pagination.count_total=true")
 	var all struct {
@@ -59,7 +59,7 @@ func TestSlashingQueries(t *testing.T) {
 			Total string `json:"total"`
 		} `json:"pagination"`
 	}
-	if err := json.Unmarshal([]byte(body), &all); code != 200 || err != nil || len(all.Info) != 1 || all.Pagination.Total != "1" {
+	if err := json.Unmarshal([]byte(body), &all); code != 200 || err != nil || len(all.Info) != 0 || all.Pagination.Total != "0" {
 		t.Fatalf("signing infos: %d %s", code, body)
 	}
 	code, body, _ = n.restGet(t, "/cosmos/slashing/v1beta1/signing_infos/embervalcons1nope")
