@@ -99,6 +99,14 @@ func TestDoubleSignEvidenceCommitted(t *testing.T) {
 	}
 	vals[2].restart(t, vals[0], vals[1], vals[3])
 
+	// Validator 2 is now jailed and out of the set: 10 + 10 + 11. Two
+	// processes signing for validator 3 with more than a third of the power
+	// would fork the chain (conflicting blocks could each gather +2/3);
+	// validator 0's extra stake keeps it under a third, as BFT assumes.
+	cons0 := consAddress(t, ops[0].Home)
+	delegate(t, vals[0], devKeys[6].Private, ops[0].Operator, tokensE18(10))
+	waitCometValidators(t, vals[0], "validator 0 at power 20", func(v map[string]int64) bool { return v[hexAddr(cons0)] == 20 })
+
 	// Validator 3: a second process signs with its key.
 	twin := nw.AddFullNode()
 	copyFile(t, filepath.Join(ops[3].Home, "config", "priv_validator_key.json"), filepath.Join(twin.Home, "config", "priv_validator_key.json"))
