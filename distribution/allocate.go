@@ -8,6 +8,7 @@ import (
 
 	"github.com/emberchain/ember/dec"
 	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/slots"
 )
 
 // BeginBlock allocates what the fee collector holds (the previous block's
@@ -18,13 +19,13 @@ func (k *Keeper) BeginBlock(st module.State, b *module.Block) error {
 	if !Enabled(st) {
 		return nil
 	}
-	setUint(st, word(slotHeight), uint64(max(b.Env.Height, 0)))
+	store.SetUint(st, slots.Word(slotHeight), uint64(max(b.Env.Height, 0)))
 	if b.Env.Height > 1 {
 		if err := k.allocate(st, b.Events, b.Info.Votes); err != nil {
 			return err
 		}
 	}
-	set(st, word(slotPrevProposer), addrWord(b.Info.Proposer))
+	store.Set(st, slots.Word(slotPrevProposer), slots.AddrWord(b.Info.Proposer))
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/emberchain/ember/dec"
 	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/slots"
 )
 
 // Keeper is the distribution module's state machine over the staking
@@ -20,7 +21,7 @@ type Keeper struct {
 // and end-block clears it, so that it changes no state root (an idle
 // block must leave the AppHash as it was, or a chain without empty blocks
 // would make them without end). 0 at genesis and between blocks.
-func height(st module.Reader) uint64 { return getUint(st, word(slotHeight)) }
+func height(st module.Reader) uint64 { return store.Uint(st, slots.Word(slotHeight)) }
 
 // initializeValidator starts op's records: period 0 with a zero ratio
 // referenced once (by period 1), period 1 current with no rewards.

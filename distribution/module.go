@@ -6,6 +6,7 @@ import (
 
 	"github.com/emberchain/ember/dec"
 	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/slots"
 )
 
 // Name is the module's name, its `message.module` event value and its
@@ -31,7 +32,7 @@ func (m Module) BeginBlock(st module.State, b *module.Block) error { return m.Ke
 // begin-block recorded for the hooks (see height).
 func (m Module) EndBlock(st module.State, _ *module.Block) ([]abci.ValidatorUpdate, error) {
 	if Enabled(st) {
-		set(st, word(slotHeight), common.Hash{})
+		store.Set(st, slots.Word(slotHeight), common.Hash{})
 	}
 	return nil, nil
 }

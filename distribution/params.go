@@ -8,6 +8,7 @@ import (
 
 	"github.com/emberchain/ember/dec"
 	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/slots"
 )
 
 // Params are the module's parameters (the SDK's distribution Params).
@@ -44,22 +45,22 @@ func (p Params) Validate() error {
 // GetParams reads the parameters.
 func GetParams(st module.Reader) Params {
 	return Params{
-		CommunityTax:        getDec(st, word(slotCommunityTax)),
-		BaseProposerReward:  getDec(st, word(slotBaseProposer)),
-		BonusProposerReward: getDec(st, word(slotBonusProposer)),
-		WithdrawAddrEnabled: getUint(st, word(slotWithdrawDisabled)) == 0,
+		CommunityTax:        store.Dec(st, slots.Word(slotCommunityTax)),
+		BaseProposerReward:  store.Dec(st, slots.Word(slotBaseProposer)),
+		BonusProposerReward: store.Dec(st, slots.Word(slotBonusProposer)),
+		WithdrawAddrEnabled: store.Uint(st, slots.Word(slotWithdrawDisabled)) == 0,
 	}
 }
 
 func setParams(st module.State, p Params) {
-	setDec(st, word(slotCommunityTax), p.CommunityTax)
-	setDec(st, word(slotBaseProposer), p.BaseProposerReward)
-	setDec(st, word(slotBonusProposer), p.BonusProposerReward)
+	store.SetDec(st, slots.Word(slotCommunityTax), p.CommunityTax)
+	store.SetDec(st, slots.Word(slotBaseProposer), p.BaseProposerReward)
+	store.SetDec(st, slots.Word(slotBonusProposer), p.BonusProposerReward)
 	disabled := uint64(0)
 	if !p.WithdrawAddrEnabled {
 		disabled = 1
 	}
-	setUint(st, word(slotWithdrawDisabled), disabled)
+	store.SetUint(st, slots.Word(slotWithdrawDisabled), disabled)
 }
 
 // GenesisState is app_state.distribution, in the SDK's JSON (decimals as
@@ -129,7 +130,7 @@ func (Module) InitGenesis(g *module.Genesis) error {
 	// AppHash as it was (or CometBFT makes empty blocks to prove it).
 	if len(g.Validators) > 0 {
 		if pk := g.Validators[0].PubKey.GetEd25519(); len(pk) == ed25519.PubKeySize {
-			set(st, word(slotPrevProposer), addrWord(common.BytesToAddress(ed25519.PubKey(pk).Address())))
+			store.Set(st, slots.Word(slotPrevProposer), slots.AddrWord(common.BytesToAddress(ed25519.PubKey(pk).Address())))
 		}
 	}
 	return nil
@@ -148,5 +149,5 @@ func Init(st module.State, p Params) error {
 // previousProposer is the proposer of the previous block, whom the fees
 // allocated now were collected in (the SDK's PreviousProposer).
 func previousProposer(st module.Reader) common.Address {
-	return common.BytesToAddress(get(st, word(slotPrevProposer)).Bytes())
+	return common.BytesToAddress(store.Get(st, slots.Word(slotPrevProposer)).Bytes())
 }

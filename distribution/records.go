@@ -5,43 +5,44 @@ import (
 
 	"github.com/emberchain/ember/dec"
 	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/slots"
 )
 
 // CommunityPool is the community pool.
-func CommunityPool(st module.Reader) dec.Dec { return getDec(st, word(slotCommunityPool)) }
+func CommunityPool(st module.Reader) dec.Dec { return store.Dec(st, slots.Word(slotCommunityPool)) }
 
 func addCommunityPool(st module.State, d dec.Dec) {
-	setDec(st, word(slotCommunityPool), CommunityPool(st).Add(d))
+	store.SetDec(st, slots.Word(slotCommunityPool), CommunityPool(st).Add(d))
 }
 
 // Outstanding are a validator's outstanding rewards: what was allocated to
 // it (commission included) and not yet paid out.
 func Outstanding(st module.Reader, op common.Address) dec.Dec {
-	return getDec(st, validatorSlot(op, valOutstanding))
+	return store.Dec(st, validatorSlot(op, valOutstanding))
 }
 
 func setOutstanding(st module.State, op common.Address, d dec.Dec) {
-	setDec(st, validatorSlot(op, valOutstanding), d)
+	store.SetDec(st, validatorSlot(op, valOutstanding), d)
 }
 
 // Commission is a validator's accumulated, unwithdrawn commission.
 func Commission(st module.Reader, op common.Address) dec.Dec {
-	return getDec(st, validatorSlot(op, valCommission))
+	return store.Dec(st, validatorSlot(op, valCommission))
 }
 
 func setCommission(st module.State, op common.Address, d dec.Dec) {
-	setDec(st, validatorSlot(op, valCommission), d)
+	store.SetDec(st, validatorSlot(op, valCommission), d)
 }
 
 // CurrentRewards are the rewards of a validator's current period and that
 // period (0 for a validator distribution has not initialised).
 func CurrentRewards(st module.Reader, op common.Address) (dec.Dec, uint64) {
-	return getDec(st, validatorSlot(op, valCurrent)), getUint(st, validatorSlot(op, valPeriod))
+	return store.Dec(st, validatorSlot(op, valCurrent)), store.Uint(st, validatorSlot(op, valPeriod))
 }
 
 func setCurrentRewards(st module.State, op common.Address, rewards dec.Dec, period uint64) {
-	setDec(st, validatorSlot(op, valCurrent), rewards)
-	setUint(st, validatorSlot(op, valPeriod), period)
+	store.SetDec(st, validatorSlot(op, valCurrent), rewards)
+	store.SetUint(st, validatorSlot(op, valPeriod), period)
 }
 
 // Historical is one period's record of a validator: the cumulative
@@ -55,13 +56,13 @@ type Historical struct {
 // HistoricalRewards reads period's record of op.
 func HistoricalRewards(st module.Reader, op common.Address, period uint64) Historical {
 	s := historicalSlot(op, period)
-	return Historical{CumulativeRatio: getDec(st, s), ReferenceCount: getUint(st, offset(s, 1))}
+	return Historical{CumulativeRatio: store.Dec(st, s), ReferenceCount: store.Uint(st, slots.Offset(s, 1))}
 }
 
 func setHistorical(st module.State, op common.Address, period uint64, h Historical) {
 	s := historicalSlot(op, period)
-	setDec(st, s, h.CumulativeRatio)
-	setUint(st, offset(s, 1), h.ReferenceCount)
+	store.SetDec(st, s, h.CumulativeRatio)
+	store.SetUint(st, slots.Offset(s, 1), h.ReferenceCount)
 }
 
 // StartingInfo is where a delegation's rewards are counted from: the
@@ -75,31 +76,31 @@ type StartingInfo struct {
 // Starting reads the starting info of del's delegation to op.
 func Starting(st module.Reader, del, op common.Address) (StartingInfo, bool) {
 	s := startingSlot(del, op)
-	p := getUint(st, s)
+	p := store.Uint(st, s)
 	if p == 0 {
 		return StartingInfo{}, false
 	}
-	return StartingInfo{PreviousPeriod: p - 1, Stake: getDec(st, offset(s, 1)), Height: getUint(st, offset(s, 2))}, true
+	return StartingInfo{PreviousPeriod: p - 1, Stake: store.Dec(st, slots.Offset(s, 1)), Height: store.Uint(st, slots.Offset(s, 2))}, true
 }
 
 func setStarting(st module.State, del, op common.Address, si StartingInfo) {
 	s := startingSlot(del, op)
-	setUint(st, s, si.PreviousPeriod+1)
-	setDec(st, offset(s, 1), si.Stake)
-	setUint(st, offset(s, 2), si.Height)
+	store.SetUint(st, s, si.PreviousPeriod+1)
+	store.SetDec(st, slots.Offset(s, 1), si.Stake)
+	store.SetUint(st, slots.Offset(s, 2), si.Height)
 }
 
 func deleteStarting(st module.State, del, op common.Address) {
 	s := startingSlot(del, op)
 	for i := uint64(0); i < 3; i++ {
-		set(st, offset(s, i), common.Hash{})
+		store.Set(st, slots.Offset(s, i), common.Hash{})
 	}
 }
 
 // WithdrawAddress is where del's rewards are paid: the address it set, or
 // itself.
 func WithdrawAddress(st module.Reader, del common.Address) common.Address {
-	v := get(st, mapSlot(addrWord(del), word(slotWithdrawAddr)))
+	v := store.Get(st, slots.Map(slots.AddrWord(del), slots.Word(slotWithdrawAddr)))
 	if v == (common.Hash{}) {
 		return del
 	}
@@ -108,11 +109,11 @@ func WithdrawAddress(st module.Reader, del common.Address) common.Address {
 
 // setWithdrawAddress records w, clearing the slot when w is del itself.
 func setWithdrawAddress(st module.State, del, w common.Address) {
-	v := addrWord(w)
+	v := slots.AddrWord(w)
 	if w == del {
 		v = common.Hash{}
 	}
-	set(st, mapSlot(addrWord(del), word(slotWithdrawAddr)), v)
+	store.Set(st, slots.Map(slots.AddrWord(del), slots.Word(slotWithdrawAddr)), v)
 }
 
 // SlashEvent is a slash of a validator, as F1 records it: the period it
@@ -125,20 +126,20 @@ type SlashEvent struct {
 
 // SlashEvents are op's slash events, oldest first.
 func SlashEvents(st module.Reader, op common.Address) []SlashEvent {
-	n := getUint(st, validatorSlot(op, valSlashCount))
+	n := store.Uint(st, validatorSlot(op, valSlashCount))
 	out := make([]SlashEvent, 0, n)
 	for i := uint64(0); i < n; i++ {
 		s := slashSlot(op, i)
-		out = append(out, SlashEvent{Height: getUint(st, s), Period: getUint(st, offset(s, 1)), Fraction: getDec(st, offset(s, 2))})
+		out = append(out, SlashEvent{Height: store.Uint(st, s), Period: store.Uint(st, slots.Offset(s, 1)), Fraction: store.Dec(st, slots.Offset(s, 2))})
 	}
 	return out
 }
 
 func appendSlashEvent(st module.State, op common.Address, e SlashEvent) {
-	n := getUint(st, validatorSlot(op, valSlashCount))
+	n := store.Uint(st, validatorSlot(op, valSlashCount))
 	s := slashSlot(op, n)
-	setUint(st, s, e.Height)
-	setUint(st, offset(s, 1), e.Period)
-	setDec(st, offset(s, 2), e.Fraction)
-	setUint(st, validatorSlot(op, valSlashCount), n+1)
+	store.SetUint(st, s, e.Height)
+	store.SetUint(st, slots.Offset(s, 1), e.Period)
+	store.SetDec(st, slots.Offset(s, 2), e.Fraction)
+	store.SetUint(st, validatorSlot(op, valSlashCount), n+1)
 }

@@ -12,16 +12,12 @@
 package distribution
 
 import (
-	"encoding/binary"
-	"math/big"
-
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/tracing"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/holiman/uint256"
 
-	"github.com/emberchain/ember/dec"
 	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/slots"
 )
 
 // System accounts, each with nonce 1 so that EIP-161 never clears it.
@@ -35,6 +31,9 @@ var (
 	// mint creates, until the next begin-block allocates them.
 	FeeCollector = common.HexToAddress("0x0000000000000000000000000000000000000B12")
 )
+
+// store is StateAddress's storage, laid out as described below.
+var store = slots.Account(StateAddress)
 
 // Storage layout of StateAddress, as Solidity lays out
 //
@@ -85,62 +84,23 @@ const (
 	valSlashCount
 )
 
-func word(n uint64) common.Hash {
-	var h common.Hash
-	binary.BigEndian.PutUint64(h[24:], n)
-	return h
-}
-
-func addrWord(a common.Address) common.Hash { return common.BytesToHash(a[:]) }
-
-// mapSlot is Solidity's mapping slot keccak256(key . slot).
-func mapSlot(key, slot common.Hash) common.Hash { return crypto.Keccak256Hash(key[:], slot[:]) }
-
-// offset is slot + n.
-func offset(slot common.Hash, n uint64) common.Hash {
-	v := new(uint256.Int).SetBytes32(slot[:])
-	return v.AddUint64(v, n).Bytes32()
-}
-
 func validatorSlot(op common.Address, field uint64) common.Hash {
-	return offset(mapSlot(addrWord(op), word(slotValidators)), field)
+	return slots.Offset(slots.Map(slots.AddrWord(op), slots.Word(slotValidators)), field)
 }
 
 func historicalSlot(op common.Address, period uint64) common.Hash {
-	return mapSlot(word(period), mapSlot(addrWord(op), word(slotHistorical)))
+	return slots.Map(slots.Word(period), slots.Map(slots.AddrWord(op), slots.Word(slotHistorical)))
 }
 
 func startingSlot(del, op common.Address) common.Hash {
-	return mapSlot(addrWord(op), mapSlot(addrWord(del), word(slotStarting)))
+	return slots.Map(slots.AddrWord(op), slots.Map(slots.AddrWord(del), slots.Word(slotStarting)))
 }
 
 // slashSlot is word 0 of slash event i of op (an array element, 3 words).
 func slashSlot(op common.Address, i uint64) common.Hash {
-	base := mapSlot(addrWord(op), word(slotSlashes))
-	return offset(crypto.Keccak256Hash(base[:]), 3*i)
+	base := slots.Map(slots.AddrWord(op), slots.Word(slotSlashes))
+	return slots.Offset(crypto.Keccak256Hash(base[:]), 3*i)
 }
-
-func get(st module.Reader, slot common.Hash) common.Hash { return st.GetState(StateAddress, slot) }
-
-func getUint(st module.Reader, slot common.Hash) uint64 {
-	v := get(st, slot)
-	return new(big.Int).SetBytes(v[:]).Uint64()
-}
-
-func getBig(st module.Reader, slot common.Hash) *big.Int {
-	v := get(st, slot)
-	return new(big.Int).SetBytes(v[:])
-}
-
-func getDec(st module.Reader, slot common.Hash) dec.Dec { return dec.FromRaw(getBig(st, slot)) }
-
-func set(st module.State, slot, v common.Hash) { st.SetState(StateAddress, slot, v) }
-
-func setUint(st module.State, slot common.Hash, n uint64) { set(st, slot, word(n)) }
-
-// setDec stores d, which is never negative: the records only hold sums of
-// allocations less what was paid out of them.
-func setDec(st module.State, slot common.Hash, d dec.Dec) { set(st, slot, common.BigToHash(d.Raw())) }
 
 // Enabled tells whether the chain's genesis has a distribution section,
 // which created the state account; without one nothing is allocated and

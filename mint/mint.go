@@ -15,6 +15,7 @@ import (
 	"github.com/emberchain/ember/bank"
 	"github.com/emberchain/ember/dec"
 	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/slots"
 )
 
 // Name is the module's name and its app_state section.
@@ -88,14 +89,12 @@ func (p Params) Validate() error {
 	return nil
 }
 
-func get(st module.Reader, slot uint64) dec.Dec {
-	v := st.GetState(StateAddress, common.BigToHash(new(big.Int).SetUint64(slot)))
-	return dec.FromRaw(new(big.Int).SetBytes(v[:]))
-}
+// store is StateAddress's storage: one decimal per slot.
+var store = slots.Account(StateAddress)
 
-func set(st module.State, slot uint64, d dec.Dec) {
-	st.SetState(StateAddress, common.BigToHash(new(big.Int).SetUint64(slot)), common.BigToHash(d.Raw()))
-}
+func get(st module.Reader, slot uint64) dec.Dec { return store.Dec(st, slots.Word(slot)) }
+
+func set(st module.State, slot uint64, d dec.Dec) { store.SetDec(st, slots.Word(slot), d) }
 
 // Enabled tells whether the genesis had a mint section.
 func Enabled(st module.Reader) bool { return st.GetNonce(StateAddress) != 0 }

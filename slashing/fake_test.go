@@ -1,8 +1,8 @@
 package slashing
 
 import (
-	"time"
 	"math/big"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 

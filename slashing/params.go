@@ -8,10 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
-
 	"github.com/emberchain/ember/dec"
 	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/slots"
 )
 
 // Params are the module's parameters (the SDK's slashing Params).
@@ -83,32 +82,32 @@ func (p Params) MaxMissedBlocks() int64 { return p.SignedBlocksWindow - p.MinSig
 // made before the module) counts no votes: its signing infos would change
 // the state at every block, so an idle dev chain, which makes a block
 // whenever its state changed, would never stop making blocks.
-func Enabled(st module.Reader) bool { return getUint(st, slotWindow) != 0 }
+func Enabled(st module.Reader) bool { return store.Uint(st, slots.Word(slotWindow)) != 0 }
 
 // GetParams reads the parameters; a chain whose genesis predates the
 // module has none stored and runs on the defaults.
 func GetParams(st module.Reader) Params {
-	w := getUint(st, slotWindow)
+	w := store.Uint(st, slots.Word(slotWindow))
 	if w == 0 {
 		return DefaultParams()
 	}
 	return Params{
 		SignedBlocksWindow:      int64(w),
-		MinSignedPerWindow:      dec.FromRaw(getBig(st, slotMinSigned)),
-		DowntimeJailDuration:    time.Duration(getUint(st, slotJailTime)),
-		SlashFractionDoubleSign: dec.FromRaw(getBig(st, slotDoubleSign)),
-		SlashFractionDowntime:   dec.FromRaw(getBig(st, slotDowntime)),
+		MinSignedPerWindow:      store.Dec(st, slots.Word(slotMinSigned)),
+		DowntimeJailDuration:    time.Duration(store.Uint(st, slots.Word(slotJailTime))),
+		SlashFractionDoubleSign: store.Dec(st, slots.Word(slotDoubleSign)),
+		SlashFractionDowntime:   store.Dec(st, slots.Word(slotDowntime)),
 	}
 }
 
 // setParams writes valid parameters.
 func setParams(st module.State, p Params) {
 	ensureAccount(st)
-	set(st, word(slotWindow), word(uint64(p.SignedBlocksWindow)))
-	set(st, word(slotMinSigned), common.BigToHash(p.MinSignedPerWindow.Raw()))
-	set(st, word(slotJailTime), word(uint64(p.DowntimeJailDuration)))
-	set(st, word(slotDoubleSign), common.BigToHash(p.SlashFractionDoubleSign.Raw()))
-	set(st, word(slotDowntime), common.BigToHash(p.SlashFractionDowntime.Raw()))
+	store.SetUint(st, slots.Word(slotWindow), uint64(p.SignedBlocksWindow))
+	store.SetDec(st, slots.Word(slotMinSigned), p.MinSignedPerWindow)
+	store.SetUint(st, slots.Word(slotJailTime), uint64(p.DowntimeJailDuration))
+	store.SetDec(st, slots.Word(slotDoubleSign), p.SlashFractionDoubleSign)
+	store.SetDec(st, slots.Word(slotDowntime), p.SlashFractionDowntime)
 }
 
 // GenesisState is app_state.slashing, in the SDK's JSON.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/emberchain/ember/dec"
 	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/slots"
 )
 
 var genesisTime = time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -253,7 +254,7 @@ func TestBitmapWraps(t *testing.T) {
 	if info.MissedBlocksCounter != want || info.IndexOffset != last-first+1 || len(h.f.slashes) != 0 {
 		t.Fatalf("info %+v, want counter %d; slashes %v", info, want, h.f.slashes)
 	}
-	if w := h.st.GetState(StateAddress, offset(mapSlot(v.cons, slotMissed), 1)); w == (common.Hash{}) {
+	if w := h.st.GetState(StateAddress, slots.Offset(mapSlot(v.cons, slotMissed), 1)); w == (common.Hash{}) {
 		t.Fatal("the second bitmap word is empty: bits 256-299 not stored there")
 	}
 }
@@ -365,7 +366,7 @@ func TestSlashClearsBitmap(t *testing.T) {
 	}
 	base := mapSlot(v.cons, slotMissed)
 	for i := uint64(0); i < 2; i++ {
-		if w := h.st.GetState(StateAddress, offset(base, i)); w != (common.Hash{}) {
+		if w := h.st.GetState(StateAddress, slots.Offset(base, i)); w != (common.Hash{}) {
 			t.Fatalf("bitmap word %d not cleared: %x", i, w)
 		}
 	}

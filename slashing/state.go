@@ -22,10 +22,9 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/tracing"
-	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/holiman/uint256"
 
 	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/slots"
 )
 
 // StateAddress holds the slashing state in its storage. It has no code and
@@ -85,47 +84,15 @@ type SigningInfo struct {
 	listPos  uint64 // index in infoList + 1
 }
 
-func word(n uint64) common.Hash {
-	var h common.Hash
-	binary.BigEndian.PutUint64(h[24:], n)
-	return h
-}
+// store is StateAddress's storage, laid out as described above.
+var store = slots.Account(StateAddress)
 
-func addrWord(a common.Address) common.Hash {
-	var h common.Hash
-	copy(h[12:], a[:])
-	return h
-}
-
-// mapSlot is Solidity's mapping slot keccak256(key . slot).
+// mapSlot is the slot of m[key] for the mapping at slot.
 func mapSlot(key common.Address, slot uint64) common.Hash {
-	k, s := addrWord(key), word(slot)
-	return crypto.Keccak256Hash(k[:], s[:])
+	return slots.Map(slots.AddrWord(key), slots.Word(slot))
 }
 
-// offset is slot + n.
-func offset(slot common.Hash, n uint64) common.Hash {
-	v := new(uint256.Int).SetBytes32(slot[:])
-	v.AddUint64(v, n)
-	return v.Bytes32()
-}
-
-func listSlot(i uint64) common.Hash {
-	base := word(slotInfoList)
-	return offset(crypto.Keccak256Hash(base[:]), i)
-}
-
-func get(st module.Reader, slot common.Hash) common.Hash { return st.GetState(StateAddress, slot) }
-
-func set(st module.State, slot, v common.Hash) { st.SetState(StateAddress, slot, v) }
-
-func getUint(st module.Reader, slot uint64) uint64 {
-	return binary.BigEndian.Uint64(get(st, word(slot)).Bytes()[24:])
-}
-
-func getBig(st module.Reader, slot uint64) *big.Int {
-	return new(big.Int).SetBytes(get(st, word(slot)).Bytes())
-}
+func listSlot(i uint64) common.Hash { return slots.Elem(slots.Word(slotInfoList), i, 1) }
 
 // ensureAccount gives StateAddress nonce 1 before the module writes to it.
 func ensureAccount(st module.State) {
@@ -138,7 +105,7 @@ func ensureAccount(st module.State) {
 // address cons.
 func GetSigningInfo(st module.Reader, cons common.Address) (SigningInfo, bool) {
 	base := mapSlot(cons, slotInfos)
-	w0, w1 := get(st, base), get(st, offset(base, 1))
+	w0, w1 := store.Get(st, base), store.Get(st, slots.Offset(base, 1))
 	pos := binary.BigEndian.Uint64(w0[0:8])
 	if pos == 0 {
 		return SigningInfo{}, false
@@ -165,9 +132,9 @@ func IsTombstoned(st module.Reader, cons common.Address) bool {
 // setSigningInfo writes info, adding it to the list when it is new.
 func setSigningInfo(st module.State, info *SigningInfo) {
 	if info.listPos == 0 {
-		n := getUint(st, slotInfoCount)
-		set(st, listSlot(n), addrWord(info.Address))
-		set(st, word(slotInfoCount), word(n+1))
+		n := store.Uint(st, slots.Word(slotInfoCount))
+		store.Set(st, listSlot(n), slots.AddrWord(info.Address))
+		store.SetUint(st, slots.Word(slotInfoCount), n+1)
 		info.listPos = n + 1
 	}
 	var w0, w1 common.Hash
@@ -182,8 +149,8 @@ func setSigningInfo(st module.State, info *SigningInfo) {
 		w1[tombstonedByte] = 1
 	}
 	base := mapSlot(info.Address, slotInfos)
-	set(st, base, w0)
-	set(st, offset(base, 1), w1)
+	store.Set(st, base, w0)
+	store.Set(st, slots.Offset(base, 1), w1)
 }
 
 // newSigningInfo is the record of a validator first met at height: not
@@ -193,7 +160,7 @@ func newSigningInfo(cons common.Address, height int64) SigningInfo {
 }
 
 // SigningInfoCount is the number of validators with signing info.
-func SigningInfoCount(st module.Reader) uint64 { return getUint(st, slotInfoCount) }
+func SigningInfoCount(st module.Reader) uint64 { return store.Uint(st, slots.Word(slotInfoCount)) }
 
 // SigningInfos are the signing infos from list position start (creation
 // order), at most limit of them.
@@ -201,7 +168,7 @@ func SigningInfos(st module.Reader, start, limit uint64) []SigningInfo {
 	n := SigningInfoCount(st)
 	var out []SigningInfo
 	for i := start; i < n && uint64(len(out)) < limit; i++ {
-		cons := common.BytesToAddress(get(st, listSlot(i)).Bytes())
+		cons := common.BytesToAddress(store.Get(st, listSlot(i)).Bytes())
 		if info, ok := GetSigningInfo(st, cons); ok {
 			out = append(out, info)
 		}
@@ -211,26 +178,26 @@ func SigningInfos(st module.Reader, start, limit uint64) []SigningInfo {
 
 // missedWord is the slot of the bitmap word that holds bit index.
 func missedWord(cons common.Address, index int64) (common.Hash, uint) {
-	return offset(mapSlot(cons, slotMissed), uint64(index)/bitsPerWord), uint(uint64(index) % bitsPerWord)
+	return slots.Offset(mapSlot(cons, slotMissed), uint64(index)/bitsPerWord), uint(uint64(index) % bitsPerWord)
 }
 
 // Missed tells whether bit index of the validator's window is set (the
 // block at that position was missed).
 func Missed(st module.Reader, cons common.Address, index int64) bool {
 	slot, bit := missedWord(cons, index)
-	w := get(st, slot)
+	w := store.Get(st, slot)
 	return new(big.Int).SetBytes(w[:]).Bit(int(bit)) == 1
 }
 
 func setMissed(st module.State, cons common.Address, index int64, missed bool) {
 	slot, bit := missedWord(cons, index)
-	w := get(st, slot)
+	w := store.Get(st, slot)
 	v := new(big.Int).SetBytes(w[:])
 	var b uint
 	if missed {
 		b = 1
 	}
-	set(st, slot, common.BigToHash(v.SetBit(v, int(bit), b)))
+	store.Set(st, slot, common.BigToHash(v.SetBit(v, int(bit), b)))
 }
 
 // clearMissed zeroes the validator's bitmap: it stops once it has cleared
@@ -239,13 +206,13 @@ func setMissed(st module.State, cons common.Address, index int64, missed bool) {
 func clearMissed(st module.State, cons common.Address, window, count int64) {
 	base := mapSlot(cons, slotMissed)
 	for i := uint64(0); count > 0 && i*bitsPerWord < uint64(window); i++ {
-		slot := offset(base, i)
-		w := get(st, slot)
+		slot := slots.Offset(base, i)
+		w := store.Get(st, slot)
 		if w == (common.Hash{}) {
 			continue
 		}
 		count -= int64(popCount(w))
-		set(st, slot, common.Hash{})
+		store.Set(st, slot, common.Hash{})
 	}
 }
 

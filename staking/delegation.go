@@ -11,7 +11,7 @@ import (
 
 // setShares writes del's shares of op, keeping both indexes.
 func setShares(st module.State, del, op common.Address, s dec.Dec) {
-	setDec(st, sharesSlot(del, op), s)
+	store.SetDec(st, sharesSlot(del, op), s)
 	if s.IsPositive() {
 		setOf(slotValDels, op).Add(st, del)
 		setOf(slotDelVals, del).Add(st, op)

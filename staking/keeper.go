@@ -7,6 +7,7 @@ import (
 
 	"github.com/emberchain/ember/dec"
 	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/slots"
 )
 
 // Hooks are what staking tells other modules, at the points the SDK's
@@ -55,8 +56,8 @@ func (k *Keeper) tombstoned(st module.Reader, v *Validator) bool {
 
 // OperatorByCons is the operator of the validator with CometBFT address cons.
 func OperatorByCons(st module.Reader, cons common.Address) (op common.Address, ok bool) {
-	w := get(st, mapSlot(addrWord(cons), word(slotByCons)))
-	return wordAddr(w), w != (common.Hash{})
+	w := store.Get(st, slots.Map(slots.AddrWord(cons), slots.Word(slotByCons)))
+	return slots.WordAddr(w), w != (common.Hash{})
 }
 
 // ConsAddress is the CometBFT address of op's validator.
@@ -85,12 +86,12 @@ func ValidatorTokens(st module.Reader, op common.Address) (tokens *big.Int, shar
 
 // CommissionRate is op's validator's commission rate (0 without validator).
 func CommissionRate(st module.Reader, op common.Address) dec.Dec {
-	return getDec(st, offset(validatorSlot(op), 8))
+	return store.Dec(st, slots.Offset(validatorSlot(op), 8))
 }
 
 // MinSelfDelegation is op's validator's minimum self-delegation.
 func MinSelfDelegation(st module.Reader, op common.Address) *big.Int {
-	return getBig(st, offset(validatorSlot(op), 12))
+	return store.Big(st, slots.Offset(validatorSlot(op), 12))
 }
 
 func sharesSlot(del, op common.Address) common.Hash { return mapSlot2(del, op, slotShares) }
@@ -98,7 +99,7 @@ func sharesSlot(del, op common.Address) common.Hash { return mapSlot2(del, op, s
 // DelegationShares are del's shares of op's validator; ok is false without
 // a delegation.
 func DelegationShares(st module.Reader, del, op common.Address) (dec.Dec, bool) {
-	s := getDec(st, sharesSlot(del, op))
+	s := store.Dec(st, sharesSlot(del, op))
 	return s, s.IsPositive()
 }
 

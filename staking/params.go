@@ -5,6 +5,7 @@ import (
 
 	"github.com/emberchain/ember/dec"
 	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/slots"
 )
 
 // Params are the bonding rules (app_state.staking.params), fixed at genesis.
@@ -32,32 +33,32 @@ func DefaultParams() Params {
 	return Params{UnbondingTime: DefaultUnbondingTime, MaxValidators: DefaultMaxValidators, MaxEntries: DefaultMaxEntries, MinCommissionRate: dec.Zero()}
 }
 
-func paramSlot(n uint64) [32]byte { return offset(word(slotParams), n) }
+func paramSlot(n uint64) [32]byte { return slots.Offset(slots.Word(slotParams), n) }
 
 // GetParams reads the parameters; a state without them has the defaults.
 func GetParams(st module.Reader) Params {
 	p := DefaultParams()
-	if s := getUint(st, paramSlot(0)); s > 0 {
+	if s := store.Uint(st, paramSlot(0)); s > 0 {
 		p.UnbondingTime = time.Duration(s) * time.Second
 	}
-	if n := getUint(st, paramSlot(1)); n > 0 {
+	if n := store.Uint(st, paramSlot(1)); n > 0 {
 		p.MaxValidators = n
 	}
-	if n := getUint(st, paramSlot(2)); n > 0 {
+	if n := store.Uint(st, paramSlot(2)); n > 0 {
 		p.MaxEntries = n
 	}
-	p.HistoricalEntries = getUint(st, paramSlot(3))
-	p.MinCommissionRate = getDec(st, paramSlot(4))
+	p.HistoricalEntries = store.Uint(st, paramSlot(3))
+	p.MinCommissionRate = store.Dec(st, paramSlot(4))
 	p.BondDenom = readString(st, paramSlot(5))
 	return p
 }
 
 func setParams(st module.State, p Params) {
-	setUint(st, paramSlot(0), uint64(p.UnbondingTime/time.Second))
-	setUint(st, paramSlot(1), p.MaxValidators)
-	setUint(st, paramSlot(2), p.MaxEntries)
-	setUint(st, paramSlot(3), p.HistoricalEntries)
-	setDec(st, paramSlot(4), p.MinCommissionRate)
+	store.SetUint(st, paramSlot(0), uint64(p.UnbondingTime/time.Second))
+	store.SetUint(st, paramSlot(1), p.MaxValidators)
+	store.SetUint(st, paramSlot(2), p.MaxEntries)
+	store.SetUint(st, paramSlot(3), p.HistoricalEntries)
+	store.SetDec(st, paramSlot(4), p.MinCommissionRate)
 	writeString(st, paramSlot(5), p.BondDenom)
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/slots"
 )
 
 // The maturity queue is a list of buckets sorted by time (unix ns), each
@@ -33,9 +34,9 @@ type queueItem struct {
 	Dst            common.Address
 }
 
-func bucketSlot(t uint64) common.Hash { return mapSlot(word(t), word(slotQueue)) }
+func bucketSlot(t uint64) common.Hash { return slots.Map(slots.Word(t), slots.Word(slotQueue)) }
 
-func itemsSlot(t uint64) common.Hash { return offset(bucketSlot(t), 1) }
+func itemsSlot(t uint64) common.Hash { return slots.Offset(bucketSlot(t), 1) }
 
 func nanos(t time.Time) uint64 {
 	if t.UnixNano() <= 0 {
@@ -46,40 +47,40 @@ func nanos(t time.Time) uint64 {
 
 func appendItem(st module.State, t uint64, it queueItem) {
 	items := itemsSlot(t)
-	n := getUint(st, items)
-	w := addrWord(it.Delegator)
+	n := store.Uint(st, items)
+	w := slots.AddrWord(it.Delegator)
 	w[0] = byte(it.Kind)
-	e := elem(items, n, 3)
-	set(st, e, w)
-	set(st, offset(e, 1), addrWord(it.Val))
-	set(st, offset(e, 2), addrWord(it.Dst))
-	setUint(st, items, n+1)
+	e := slots.Elem(items, n, 3)
+	store.Set(st, e, w)
+	store.Set(st, slots.Offset(e, 1), slots.AddrWord(it.Val))
+	store.Set(st, slots.Offset(e, 2), slots.AddrWord(it.Dst))
+	store.SetUint(st, items, n+1)
 }
 
-func next(st module.Reader, t uint64) uint64 { return getUint(st, bucketSlot(t)) }
+func next(st module.Reader, t uint64) uint64 { return store.Uint(st, bucketSlot(t)) }
 
 // enqueue adds it to the bucket of time at.
 func enqueue(st module.State, at time.Time, it queueItem) {
 	t := nanos(at)
-	head, tail := getUint(st, word(slotQueueHead)), getUint(st, word(slotQueueTail))
+	head, tail := store.Uint(st, slots.Word(slotQueueHead)), store.Uint(st, slots.Word(slotQueueTail))
 	switch {
 	case head == 0:
-		setUint(st, word(slotQueueHead), t)
-		setUint(st, word(slotQueueTail), t)
+		store.SetUint(st, slots.Word(slotQueueHead), t)
+		store.SetUint(st, slots.Word(slotQueueTail), t)
 	case t > tail:
-		setUint(st, bucketSlot(tail), t)
-		setUint(st, word(slotQueueTail), t)
-	case getUint(st, itemsSlot(t)) > 0: // the bucket exists
+		store.SetUint(st, bucketSlot(tail), t)
+		store.SetUint(st, slots.Word(slotQueueTail), t)
+	case store.Uint(st, itemsSlot(t)) > 0: // the bucket exists
 	case t < head:
-		setUint(st, bucketSlot(t), head)
-		setUint(st, word(slotQueueHead), t)
+		store.SetUint(st, bucketSlot(t), head)
+		store.SetUint(st, slots.Word(slotQueueHead), t)
 	default: // between two buckets: find its predecessor
 		cur := head
 		for n := next(st, cur); n != 0 && n < t; n = next(st, cur) {
 			cur = n
 		}
-		setUint(st, bucketSlot(t), next(st, cur))
-		setUint(st, bucketSlot(cur), t)
+		store.SetUint(st, bucketSlot(t), next(st, cur))
+		store.SetUint(st, bucketSlot(cur), t)
 	}
 	appendItem(st, t, it)
 }
@@ -88,26 +89,26 @@ func enqueue(st module.State, at time.Time, it queueItem) {
 // is at or before now, in time order then insertion order.
 func dequeueMature(st module.State, now time.Time) []queueItem {
 	var out []queueItem
-	head := getUint(st, word(slotQueueHead))
+	head := store.Uint(st, slots.Word(slotQueueHead))
 	for head != 0 && head <= nanos(now) {
 		items := itemsSlot(head)
-		n := getUint(st, items)
+		n := store.Uint(st, items)
 		for i := uint64(0); i < n; i++ {
-			e := elem(items, i, 3)
-			w := get(st, e)
-			out = append(out, queueItem{Kind: itemKind(w[0]), Delegator: wordAddr(w), Val: wordAddr(get(st, offset(e, 1))), Dst: wordAddr(get(st, offset(e, 2)))})
+			e := slots.Elem(items, i, 3)
+			w := store.Get(st, e)
+			out = append(out, queueItem{Kind: itemKind(w[0]), Delegator: slots.WordAddr(w), Val: slots.WordAddr(store.Get(st, slots.Offset(e, 1))), Dst: slots.WordAddr(store.Get(st, slots.Offset(e, 2)))})
 			for k := uint64(0); k < 3; k++ {
-				set(st, offset(e, k), common.Hash{})
+				store.Set(st, slots.Offset(e, k), common.Hash{})
 			}
 		}
-		set(st, items, common.Hash{})
+		store.Set(st, items, common.Hash{})
 		nx := next(st, head)
-		set(st, bucketSlot(head), common.Hash{})
+		store.Set(st, bucketSlot(head), common.Hash{})
 		head = nx
 	}
-	setUint(st, word(slotQueueHead), head)
+	store.SetUint(st, slots.Word(slotQueueHead), head)
 	if head == 0 {
-		setUint(st, word(slotQueueTail), 0)
+		store.SetUint(st, slots.Word(slotQueueTail), 0)
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/emberchain/ember/dec"
 	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/slots"
 )
 
 // REDEntry is one entry of a redelegation.
@@ -25,7 +26,7 @@ type Redelegation struct {
 }
 
 func redSlot(del, src, dst common.Address) common.Hash {
-	return mapSlot(addrWord(dst), mapSlot2(del, src, slotReds))
+	return slots.Map(slots.AddrWord(dst), mapSlot2(del, src, slotReds))
 }
 
 func incomingSlot(del, dst common.Address) common.Hash { return mapSlot2(del, dst, slotIncoming) }
@@ -34,13 +35,13 @@ func incomingSlot(del, dst common.Address) common.Hash { return mapSlot2(del, ds
 // dst, oldest first.
 func RedelegationEntries(st module.Reader, del, src, dst common.Address) []REDEntry {
 	base := redSlot(del, src, dst)
-	n := getUint(st, base)
+	n := store.Uint(st, base)
 	out := make([]REDEntry, 0, n)
 	for i := uint64(0); i < n; i++ {
-		e := elem(base, i, 4)
+		e := slots.Elem(base, i, 4)
 		out = append(out, REDEntry{
-			CreationHeight: int64(getUint(st, e)), CompletionTime: wordTime(get(st, offset(e, 1))),
-			InitialBalance: getBig(st, offset(e, 2)), SharesDst: getDec(st, offset(e, 3)),
+			CreationHeight: int64(store.Uint(st, e)), CompletionTime: wordTime(store.Get(st, slots.Offset(e, 1))),
+			InitialBalance: store.Big(st, slots.Offset(e, 2)), SharesDst: store.Dec(st, slots.Offset(e, 3)),
 		})
 	}
 	return out
@@ -49,31 +50,31 @@ func RedelegationEntries(st module.Reader, del, src, dst common.Address) []REDEn
 // setRedelegationEntries rewrites the entries and keeps the indexes.
 func setRedelegationEntries(st module.State, del, src, dst common.Address, es []REDEntry) {
 	base := redSlot(del, src, dst)
-	old := getUint(st, base)
+	old := store.Uint(st, base)
 	for i, x := range es {
-		e := elem(base, uint64(i), 4)
-		setUint(st, e, uint64(x.CreationHeight))
-		set(st, offset(e, 1), timeWord(x.CompletionTime))
-		setBig(st, offset(e, 2), x.InitialBalance)
-		setDec(st, offset(e, 3), x.SharesDst)
+		e := slots.Elem(base, uint64(i), 4)
+		store.SetUint(st, e, uint64(x.CreationHeight))
+		store.Set(st, slots.Offset(e, 1), timeWord(x.CompletionTime))
+		store.SetBig(st, slots.Offset(e, 2), x.InitialBalance)
+		store.SetDec(st, slots.Offset(e, 3), x.SharesDst)
 	}
 	for i := uint64(len(es)); i < old; i++ {
 		for k := uint64(0); k < 4; k++ {
-			set(st, offset(elem(base, i, 4), k), common.Hash{})
+			store.Set(st, slots.Offset(slots.Elem(base, i, 4), k), common.Hash{})
 		}
 	}
-	setUint(st, base, uint64(len(es)))
+	store.SetUint(st, base, uint64(len(es)))
 	dsts := setOf2(slotRedDsts, del, src)
 	in := incomingSlot(del, dst)
 	switch {
 	case old == 0 && len(es) > 0:
 		dsts.Add(st, dst)
-		setUint(st, in, getUint(st, in)+1)
+		store.SetUint(st, in, store.Uint(st, in)+1)
 		setOf(slotRedDels, src).Add(st, del)
 		setOf(slotRedSrcs, del).Add(st, src)
 	case old > 0 && len(es) == 0:
 		dsts.Remove(st, dst)
-		setUint(st, in, getUint(st, in)-1)
+		store.SetUint(st, in, store.Uint(st, in)-1)
 		if dsts.Len(st) == 0 {
 			setOf(slotRedDels, src).Remove(st, del)
 			setOf(slotRedSrcs, del).Remove(st, src)
@@ -115,7 +116,7 @@ func RedelegationsFrom(st module.Reader, src common.Address) []Redelegation {
 // hasReceivingRedelegation tells whether del has a redelegation to val
 // in progress (SDK HasReceivingRedelegation).
 func hasReceivingRedelegation(st module.Reader, del, val common.Address) bool {
-	return getUint(st, incomingSlot(del, val)) > 0
+	return store.Uint(st, incomingSlot(del, val)) > 0
 }
 
 // CheckRedelegate reports why del cannot move amount from src to dst now

@@ -21,7 +21,6 @@
 package staking
 
 import (
-	"encoding/binary"
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -29,8 +28,8 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/holiman/uint256"
 
-	"github.com/emberchain/ember/dec"
 	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/slots"
 )
 
 // System accounts. None has code; each has nonce 1 so EIP-161 never clears
@@ -46,6 +45,9 @@ var (
 	// UnbondingPool is NotBondedPool's former name.
 	UnbondingPool = NotBondedPool
 )
+
+// store is StateAddress's storage, laid out as described below.
+var store = slots.Account(StateAddress)
 
 // PowerReduction is the number of base-denomination tokens per unit of
 // voting power (10^18: one whole token).
@@ -126,66 +128,14 @@ const (
 	slotUnbondingID = 19
 )
 
-func word(n uint64) common.Hash {
-	var h common.Hash
-	binary.BigEndian.PutUint64(h[24:], n)
-	return h
-}
-
-func addrWord(a common.Address) common.Hash {
-	var h common.Hash
-	copy(h[12:], a[:])
-	return h
-}
-
-func wordAddr(h common.Hash) common.Address { return common.BytesToAddress(h[12:]) }
-
-func wordUint(h common.Hash) uint64 { return binary.BigEndian.Uint64(h[24:]) }
-
-// mapSlot is Solidity's mapping slot keccak256(key . slot).
-func mapSlot(key, slot common.Hash) common.Hash {
-	return crypto.Keccak256Hash(key[:], slot[:])
-}
-
 // mapSlot2 is the slot of m[a][b] of the mapping at slot.
 func mapSlot2(a, b common.Address, slot uint64) common.Hash {
-	return mapSlot(addrWord(b), mapSlot(addrWord(a), word(slot)))
+	return slots.Map(slots.AddrWord(b), slots.Map(slots.AddrWord(a), slots.Word(slot)))
 }
-
-// offset is slot + n.
-func offset(slot common.Hash, n uint64) common.Hash {
-	v := new(uint256.Int).SetBytes32(slot[:])
-	v.AddUint64(v, n)
-	return v.Bytes32()
-}
-
-// elem is element i (of size words) of the dynamic array at slot.
-func elem(slot common.Hash, i, size uint64) common.Hash {
-	return offset(crypto.Keccak256Hash(slot[:]), i*size)
-}
-
-func get(st module.Reader, slot common.Hash) common.Hash { return st.GetState(StateAddress, slot) }
-
-func getUint(st module.Reader, slot common.Hash) uint64 { return wordUint(get(st, slot)) }
-
-func getBig(st module.Reader, slot common.Hash) *big.Int {
-	v := get(st, slot)
-	return new(big.Int).SetBytes(v[:])
-}
-
-func getDec(st module.Reader, slot common.Hash) dec.Dec { return dec.FromRaw(getBig(st, slot)) }
-
-func set(st module.State, slot, v common.Hash) { st.SetState(StateAddress, slot, v) }
-
-func setUint(st module.State, slot common.Hash, v uint64) { set(st, slot, word(v)) }
-
-func setBig(st module.State, slot common.Hash, v *big.Int) { set(st, slot, common.BigToHash(v)) }
-
-func setDec(st module.State, slot common.Hash, d dec.Dec) { setBig(st, slot, d.Raw()) }
 
 // readString reads a Solidity string at slot.
 func readString(st module.Reader, slot common.Hash) string {
-	head := get(st, slot)
+	head := store.Get(st, slot)
 	if head[31]&1 == 0 { // short: data in the high bytes, length*2 in the last
 		n := int(head[31] / 2)
 		return string(head[:n])
@@ -197,7 +147,7 @@ func readString(st module.Reader, slot common.Hash) string {
 	data := crypto.Keccak256Hash(slot[:])
 	out := make([]byte, 0, n)
 	for i := uint64(0); uint64(len(out)) < n; i++ {
-		w := get(st, offset(data, i))
+		w := store.Get(st, slots.Offset(data, i))
 		out = append(out, w[:min(32, int(n)-len(out))]...)
 	}
 	return string(out)
@@ -211,15 +161,15 @@ func writeString(st module.State, slot common.Hash, s string) {
 		var head common.Hash
 		copy(head[:], b)
 		head[31] = byte(len(b) * 2)
-		set(st, slot, head)
+		store.Set(st, slot, head)
 		return
 	}
-	set(st, slot, word(uint64(len(b))*2+1))
+	store.Set(st, slot, slots.Word(uint64(len(b))*2+1))
 	data := crypto.Keccak256Hash(slot[:])
 	for i := 0; i*32 < len(b); i++ {
 		var w common.Hash
 		copy(w[:], b[i*32:])
-		set(st, offset(data, uint64(i)), w)
+		store.Set(st, slots.Offset(data, uint64(i)), w)
 	}
 }
 
@@ -230,26 +180,26 @@ func writeString(st module.State, slot common.Hash, s string) {
 type addrSet struct{ base common.Hash }
 
 func setOf(slot uint64, owner common.Address) addrSet {
-	return addrSet{mapSlot(addrWord(owner), word(slot))}
+	return addrSet{slots.Map(slots.AddrWord(owner), slots.Word(slot))}
 }
 
 func setOf2(slot uint64, a, b common.Address) addrSet { return addrSet{mapSlot2(a, b, slot)} }
 
 func (s addrSet) posSlot(a common.Address) common.Hash {
-	return mapSlot(addrWord(a), offset(s.base, 1))
+	return slots.Map(slots.AddrWord(a), slots.Offset(s.base, 1))
 }
 
-func (s addrSet) Len(st module.Reader) uint64 { return getUint(st, s.base) }
+func (s addrSet) Len(st module.Reader) uint64 { return store.Uint(st, s.base) }
 
 func (s addrSet) Has(st module.Reader, a common.Address) bool {
-	return getUint(st, s.posSlot(a)) != 0
+	return store.Uint(st, s.posSlot(a)) != 0
 }
 
 func (s addrSet) List(st module.Reader) []common.Address {
 	n := s.Len(st)
 	out := make([]common.Address, 0, n)
 	for i := uint64(0); i < n; i++ {
-		out = append(out, wordAddr(get(st, elem(s.base, i, 1))))
+		out = append(out, slots.WordAddr(store.Get(st, slots.Elem(s.base, i, 1))))
 	}
 	return out
 }
@@ -259,25 +209,25 @@ func (s addrSet) Add(st module.State, a common.Address) {
 		return
 	}
 	n := s.Len(st)
-	set(st, elem(s.base, n, 1), addrWord(a))
-	setUint(st, s.posSlot(a), n+1)
-	setUint(st, s.base, n+1)
+	store.Set(st, slots.Elem(s.base, n, 1), slots.AddrWord(a))
+	store.SetUint(st, s.posSlot(a), n+1)
+	store.SetUint(st, s.base, n+1)
 }
 
 func (s addrSet) Remove(st module.State, a common.Address) {
-	pos := getUint(st, s.posSlot(a))
+	pos := store.Uint(st, s.posSlot(a))
 	if pos == 0 {
 		return
 	}
 	n := s.Len(st)
 	if pos != n { // move the last element into the hole
-		last := get(st, elem(s.base, n-1, 1))
-		set(st, elem(s.base, pos-1, 1), last)
-		setUint(st, s.posSlot(wordAddr(last)), pos)
+		last := store.Get(st, slots.Elem(s.base, n-1, 1))
+		store.Set(st, slots.Elem(s.base, pos-1, 1), last)
+		store.SetUint(st, s.posSlot(slots.WordAddr(last)), pos)
 	}
-	set(st, elem(s.base, n-1, 1), common.Hash{})
-	set(st, s.posSlot(a), common.Hash{})
-	setUint(st, s.base, n-1)
+	store.Set(st, slots.Elem(s.base, n-1, 1), common.Hash{})
+	store.Set(st, s.posSlot(a), common.Hash{})
+	store.SetUint(st, s.base, n-1)
 }
 
 // ensureSystemAccounts gives the system accounts nonce 1 so they survive

@@ -9,6 +9,7 @@ import (
 
 	"github.com/emberchain/ember/dec"
 	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/slots"
 )
 
 // UBDEntry is one entry of an unbonding delegation.
@@ -26,13 +27,13 @@ func ubdSlot(del, op common.Address) common.Hash { return mapSlot2(del, op, slot
 // oldest first.
 func UnbondingEntries(st module.Reader, del, op common.Address) []UBDEntry {
 	base := ubdSlot(del, op)
-	n := getUint(st, base)
+	n := store.Uint(st, base)
 	out := make([]UBDEntry, 0, n)
 	for i := uint64(0); i < n; i++ {
-		e := elem(base, i, 5)
+		e := slots.Elem(base, i, 5)
 		out = append(out, UBDEntry{
-			CreationHeight: int64(getUint(st, e)), CompletionTime: wordTime(get(st, offset(e, 1))),
-			InitialBalance: getBig(st, offset(e, 2)), Balance: getBig(st, offset(e, 3)), UnbondingID: getUint(st, offset(e, 4)),
+			CreationHeight: int64(store.Uint(st, e)), CompletionTime: wordTime(store.Get(st, slots.Offset(e, 1))),
+			InitialBalance: store.Big(st, slots.Offset(e, 2)), Balance: store.Big(st, slots.Offset(e, 3)), UnbondingID: store.Uint(st, slots.Offset(e, 4)),
 		})
 	}
 	return out
@@ -42,21 +43,21 @@ func UnbondingEntries(st module.Reader, del, op common.Address) []UBDEntry {
 // ones) and keeps the indexes.
 func setUnbondingEntries(st module.State, del, op common.Address, es []UBDEntry) {
 	base := ubdSlot(del, op)
-	old := getUint(st, base)
+	old := store.Uint(st, base)
 	for i, x := range es {
-		e := elem(base, uint64(i), 5)
-		setUint(st, e, uint64(x.CreationHeight))
-		set(st, offset(e, 1), timeWord(x.CompletionTime))
-		setBig(st, offset(e, 2), x.InitialBalance)
-		setBig(st, offset(e, 3), x.Balance)
-		setUint(st, offset(e, 4), x.UnbondingID)
+		e := slots.Elem(base, uint64(i), 5)
+		store.SetUint(st, e, uint64(x.CreationHeight))
+		store.Set(st, slots.Offset(e, 1), timeWord(x.CompletionTime))
+		store.SetBig(st, slots.Offset(e, 2), x.InitialBalance)
+		store.SetBig(st, slots.Offset(e, 3), x.Balance)
+		store.SetUint(st, slots.Offset(e, 4), x.UnbondingID)
 	}
 	for i := uint64(len(es)); i < old; i++ {
 		for k := uint64(0); k < 5; k++ {
-			set(st, offset(elem(base, i, 5), k), common.Hash{})
+			store.Set(st, slots.Offset(slots.Elem(base, i, 5), k), common.Hash{})
 		}
 	}
-	setUint(st, base, uint64(len(es)))
+	store.SetUint(st, base, uint64(len(es)))
 	if len(es) > 0 {
 		setOf(slotUBDDels, op).Add(st, del)
 		setOf(slotUBDVals, del).Add(st, op)
@@ -77,8 +78,8 @@ func UnbondingValidators(st module.Reader, del common.Address) []common.Address 
 }
 
 func nextUnbondingID(st module.State) uint64 {
-	id := getUint(st, word(slotUnbondingID)) + 1
-	setUint(st, word(slotUnbondingID), id)
+	id := store.Uint(st, slots.Word(slotUnbondingID)) + 1
+	store.SetUint(st, slots.Word(slotUnbondingID), id)
 	return id
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/emberchain/ember/dec"
 	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/slots"
 )
 
 // BondStatus is a validator's status, numbered as cosmos.staking.v1beta1.BondStatus.
@@ -146,51 +147,51 @@ func (v *Validator) invalidExRate() bool {
 }
 
 func validatorSlot(op common.Address) common.Hash {
-	return mapSlot(addrWord(op), word(slotVals))
+	return slots.Map(slots.AddrWord(op), slots.Word(slotVals))
 }
 
 func timeWord(t time.Time) common.Hash {
 	if t.IsZero() || t.UnixNano() <= 0 {
 		return common.Hash{}
 	}
-	return word(uint64(t.UnixNano()))
+	return slots.Word(uint64(t.UnixNano()))
 }
 
-func wordTime(h common.Hash) time.Time { return time.Unix(0, int64(wordUint(h))).UTC() }
+func wordTime(h common.Hash) time.Time { return time.Unix(0, int64(slots.WordUint(h))).UTC() }
 
 // Count is the number of validators ever created (they are never deleted).
-func Count(st module.Reader) uint64 { return getUint(st, word(slotCount)) }
+func Count(st module.Reader) uint64 { return store.Uint(st, slots.Word(slotCount)) }
 
 // Get reads the validator operated by op.
 func Get(st module.Reader, op common.Address) (*Validator, bool) {
 	base := validatorSlot(op)
-	info := get(st, base)
+	info := store.Get(st, base)
 	if info == (common.Hash{}) {
 		return nil, false
 	}
-	pk := get(st, offset(base, 1))
-	at := func(n uint64) common.Hash { return get(st, offset(base, n)) }
+	pk := store.Get(st, slots.Offset(base, 1))
+	at := func(n uint64) common.Hash { return store.Get(st, slots.Offset(base, n)) }
 	return &Validator{
 		Operator:        op,
 		HasOperator:     info[0] == 0,
 		Status:          BondStatus(info[1]),
 		Jailed:          info[2] == 1,
 		ConsPubKey:      append([]byte{}, pk[:]...),
-		Tokens:          getBig(st, offset(base, 2)),
-		DelegatorShares: getDec(st, offset(base, 3)),
-		RewardAddress:   wordAddr(at(4)),
-		ReportedPower:   int64(wordUint(at(5))),
-		UnbondingHeight: int64(wordUint(at(6))),
+		Tokens:          store.Big(st, slots.Offset(base, 2)),
+		DelegatorShares: store.Dec(st, slots.Offset(base, 3)),
+		RewardAddress:   slots.WordAddr(at(4)),
+		ReportedPower:   int64(slots.WordUint(at(5))),
+		UnbondingHeight: int64(slots.WordUint(at(6))),
 		UnbondingTime:   wordTime(at(7)),
 		Commission: Commission{
-			Rate: getDec(st, offset(base, 8)), MaxRate: getDec(st, offset(base, 9)), MaxChangeRate: getDec(st, offset(base, 10)),
+			Rate: store.Dec(st, slots.Offset(base, 8)), MaxRate: store.Dec(st, slots.Offset(base, 9)), MaxChangeRate: store.Dec(st, slots.Offset(base, 10)),
 			UpdateTime: wordTime(at(11)),
 		},
-		MinSelfDelegation: getBig(st, offset(base, 12)),
-		CreationHeight:    int64(wordUint(at(13))),
+		MinSelfDelegation: store.Big(st, slots.Offset(base, 12)),
+		CreationHeight:    int64(slots.WordUint(at(13))),
 		Description: Description{
-			Moniker: readString(st, offset(base, 14)), Identity: readString(st, offset(base, 15)), Website: readString(st, offset(base, 16)),
-			SecurityContact: readString(st, offset(base, 17)), Details: readString(st, offset(base, 18)),
+			Moniker: readString(st, slots.Offset(base, 14)), Identity: readString(st, slots.Offset(base, 15)), Website: readString(st, slots.Offset(base, 16)),
+			SecurityContact: readString(st, slots.Offset(base, 17)), Details: readString(st, slots.Offset(base, 18)),
 		},
 	}, true
 }
@@ -198,7 +199,7 @@ func Get(st module.Reader, op common.Address) (*Validator, bool) {
 // setValidator writes every field of v but its index (see add).
 func setValidator(st module.State, v *Validator) {
 	base := validatorSlot(v.Operator)
-	info := get(st, base)
+	info := store.Get(st, base)
 	info[0], info[1], info[2] = 0, byte(v.Status), 0
 	if !v.HasOperator {
 		info[0] = 1
@@ -206,23 +207,23 @@ func setValidator(st module.State, v *Validator) {
 	if v.Jailed {
 		info[2] = 1
 	}
-	set(st, base, info)
-	set(st, offset(base, 1), common.BytesToHash(v.ConsPubKey))
-	setBig(st, offset(base, 2), v.Tokens)
-	setDec(st, offset(base, 3), v.DelegatorShares)
-	set(st, offset(base, 4), addrWord(v.RewardAddress))
-	setUint(st, offset(base, 5), uint64(v.ReportedPower))
-	setUint(st, offset(base, 6), uint64(v.UnbondingHeight))
-	set(st, offset(base, 7), timeWord(v.UnbondingTime))
-	setDec(st, offset(base, 8), v.Commission.Rate)
-	setDec(st, offset(base, 9), v.Commission.MaxRate)
-	setDec(st, offset(base, 10), v.Commission.MaxChangeRate)
-	set(st, offset(base, 11), timeWord(v.Commission.UpdateTime))
-	setBig(st, offset(base, 12), v.MinSelfDelegation)
-	setUint(st, offset(base, 13), uint64(v.CreationHeight))
+	store.Set(st, base, info)
+	store.Set(st, slots.Offset(base, 1), common.BytesToHash(v.ConsPubKey))
+	store.SetBig(st, slots.Offset(base, 2), v.Tokens)
+	store.SetDec(st, slots.Offset(base, 3), v.DelegatorShares)
+	store.Set(st, slots.Offset(base, 4), slots.AddrWord(v.RewardAddress))
+	store.SetUint(st, slots.Offset(base, 5), uint64(v.ReportedPower))
+	store.SetUint(st, slots.Offset(base, 6), uint64(v.UnbondingHeight))
+	store.Set(st, slots.Offset(base, 7), timeWord(v.UnbondingTime))
+	store.SetDec(st, slots.Offset(base, 8), v.Commission.Rate)
+	store.SetDec(st, slots.Offset(base, 9), v.Commission.MaxRate)
+	store.SetDec(st, slots.Offset(base, 10), v.Commission.MaxChangeRate)
+	store.Set(st, slots.Offset(base, 11), timeWord(v.Commission.UpdateTime))
+	store.SetBig(st, slots.Offset(base, 12), v.MinSelfDelegation)
+	store.SetUint(st, slots.Offset(base, 13), uint64(v.CreationHeight))
 	d := v.Description
 	for i, s := range []string{d.Moniker, d.Identity, d.Website, d.SecurityContact, d.Details} {
-		writeString(st, offset(base, 14+uint64(i)), s)
+		writeString(st, slots.Offset(base, 14+uint64(i)), s)
 	}
 }
 
@@ -231,20 +232,20 @@ func setValidator(st module.State, v *Validator) {
 func add(st module.State, v *Validator) {
 	ensureSystemAccounts(st)
 	n := Count(st)
-	set(st, validatorSlot(v.Operator), word(n+1))
+	store.Set(st, validatorSlot(v.Operator), slots.Word(n+1))
 	setValidator(st, v)
-	set(st, elem(word(slotList), n, 1), addrWord(v.Operator))
-	setUint(st, word(slotCount), n+1)
-	set(st, mapSlot(addrWord(v.ConsAddress()), word(slotByCons)), addrWord(v.Operator))
+	store.Set(st, slots.Elem(slots.Word(slotList), n, 1), slots.AddrWord(v.Operator))
+	store.SetUint(st, slots.Word(slotCount), n+1)
+	store.Set(st, slots.Map(slots.AddrWord(v.ConsAddress()), slots.Word(slotByCons)), slots.AddrWord(v.Operator))
 }
 
 // ByConsAddress finds the validator with CometBFT address cons.
 func ByConsAddress(st module.Reader, cons common.Address) (*Validator, bool) {
-	op := get(st, mapSlot(addrWord(cons), word(slotByCons)))
+	op := store.Get(st, slots.Map(slots.AddrWord(cons), slots.Word(slotByCons)))
 	if op == (common.Hash{}) {
 		return nil, false
 	}
-	return Get(st, wordAddr(op))
+	return Get(st, slots.WordAddr(op))
 }
 
 // Operators lists every validator's operator in creation order.
@@ -252,7 +253,7 @@ func Operators(st module.Reader) []common.Address {
 	n := Count(st)
 	out := make([]common.Address, 0, n)
 	for i := uint64(0); i < n; i++ {
-		out = append(out, wordAddr(get(st, elem(word(slotList), i, 1))))
+		out = append(out, slots.WordAddr(store.Get(st, slots.Elem(slots.Word(slotList), i, 1))))
 	}
 	return out
 }
