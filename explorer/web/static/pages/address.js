@@ -55,7 +55,9 @@ async function unindexed(hex) {
       ["Address", bothSpellings(checksum(hex), "address"), "address"],
       ["Balance", coin(wei), "balance"],
     ])),
-    h("p", { class: "muted", "data-field": "unindexed" }, "No EVM transaction of this address is indexed; the balance is the node's."));
+    h("p", { class: "muted", "data-field": "unindexed" }, "No EVM transaction of this address is indexed; the balance is the node's."),
+    h("h2", {}, "Staking"),
+    h("div", { id: "panel-staking" }, await stakingPanel("/addresses/" + hex)));
 }
 
 const balanceCols = [
