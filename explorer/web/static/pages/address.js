@@ -3,7 +3,7 @@
 // history, the account's stake (delegations, unbonding entries, pending
 // rewards), and for a contract its code, ABI, read/write methods and the
 // verification form.
-import { api, rpc, bech32Decode, h, render, fields, num, coin, decCoin, bothSpellings, tabs, paged, table, units, tokenLink, addr, txLink, blockLink, ago, time } from "../lib.js";
+import { api, rpc, bech32Decode, h, render, fields, num, coin, decCoin, bothSpellings, tabs, paged, table, units, tokenLink, addr, txLink, blockLink, ago } from "../lib.js";
 import { txCols, transferCols, internalCols, logCols, nativeCols, listTable } from "./lists.js";
 import { lineChart } from "../chart.js";
 import { checksum } from "../keccak.js";
@@ -114,7 +114,7 @@ async function stakingPanel(base) {
       ["Balance", (x) => h("span", { "data-field": "unbonding-balance" }, coin(x.balance)), "num"],
       ["Initial balance", (x) => coin(x.initial_balance), "num"],
       ["Created at block", (x) => h("span", { "data-field": "unbonding-height" }, blockLink(x.creation_height))],
-      ["Completes", (x) => h("span", { "data-field": "unbonding-completion" }, time(x.completion_time))],
+      ["Completes", (x) => h("span", { "data-field": "unbonding-completion" }, h("time", { datetime: x.completion_time, title: x.completion_time }, new Date(x.completion_time).toLocaleString()))],
     ], s.unbonding_entries) : h("p", { class: "muted" }, "No unbonding entries."),
     h("h2", {}, "Pending rewards"),
     s.rewards.length ? table([
