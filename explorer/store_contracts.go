@@ -81,3 +81,15 @@ type ChainReader interface {
 	// CallContract runs data against to; a revert is an error.
 	CallContract(ctx context.Context, to common.Address, data []byte) ([]byte, error)
 }
+
+// StorageReader reads storage slots of one state.
+type StorageReader interface {
+	StorageAt(ctx context.Context, addr common.Address, slot common.Hash) (common.Hash, error)
+}
+
+// HeadStater is a ChainReader that can pin its reads to one block: a page
+// built from many slots (the staking, distribution and slashing records)
+// then reads them all at the height it reports, even while blocks land.
+type HeadStater interface {
+	HeadState(ctx context.Context) (StorageReader, uint64, error)
+}

@@ -112,8 +112,9 @@ func Handler(b *Backend, log *slog.Logger) http.Handler {
 	}
 	h.tokenRoutes(mux) // tokens.go
 	h.contractRoutes(mux)
-	h.emberRoutes(mux)  // ember.go: validators, revert reasons
-	h.nativeRoutes(mux) // native.go: native transactions
+	h.emberRoutes(mux)   // ember.go: validators, revert reasons
+	h.stakingRoutes(mux) // staking.go: an account's delegations, unbondings, rewards
+	h.nativeRoutes(mux)  // native.go: native transactions
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, message("Not found"))
 	})

@@ -74,3 +74,20 @@ func (s *NodeSource) CallContract(ctx context.Context, to common.Address, data [
 	}
 	return res.Return(), nil
 }
+
+// headStorage is one committed state, read slot by slot.
+type headStorage struct{ st *state.StateDB }
+
+func (h headStorage) StorageAt(_ context.Context, addr common.Address, slot common.Hash) (common.Hash, error) {
+	return h.st.GetState(addr, slot), nil
+}
+
+// HeadState implements explorer.HeadStater with the state the newest
+// committed block left.
+func (s *NodeSource) HeadState(context.Context) (explorer.StorageReader, uint64, error) {
+	st, h, err := s.headState()
+	if err != nil {
+		return nil, 0, err
+	}
+	return headStorage{st}, h.Number.Uint64(), nil
+}

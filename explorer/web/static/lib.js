@@ -55,6 +55,20 @@ export function units(v, decimals = 18) {
   return (neg ? "-" : "") + group(whole) + (frac ? "." + frac : "");
 }
 
+// decRaw is an SDK decimal string ("12.500000000000000000") as the
+// integer of its digits and the number of places.
+function decRaw(d) {
+  const [whole, frac = ""] = String(d).split(".");
+  return [BigInt(whole + frac).toString(), frac.length];
+}
+
+// decCoin writes a decimal amount of base units (a pending reward) in
+// coins, exactly: its places add to the coin's 18.
+export const decCoin = (d) => { if (d == null) return "—"; const [raw, places] = decRaw(d); return units(raw, 18 + places) + " " + COIN; };
+
+// pct writes a decimal fraction (a rate, a share) as an exact percentage.
+export const pct = (d) => { if (d == null) return "—"; const [raw, places] = decRaw(d); return units(raw, places - 2) + "%"; };
+
 export const coin = (wei) => wei == null ? "—" : units(wei) + " " + COIN;
 export const group = (s) => String(s).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 export const num = (v) => v == null ? "—" : group(v);

@@ -1,8 +1,9 @@
 // Address: balance, both spellings, counters, and tabs for transactions,
 // token transfers and balances, internal txs, native (Cosmos) txs, logs, the coin balance
-// history, and for a contract its code, ABI, read/write methods and the
+// history, the account's stake (delegations, unbonding entries, pending
+// rewards), and for a contract its code, ABI, read/write methods and the
 // verification form.
-import { api, rpc, bech32Decode, h, render, fields, num, coin, bothSpellings, tabs, paged, table, units, tokenLink, addr, txLink, blockLink, ago } from "../lib.js";
+import { api, rpc, bech32Decode, h, render, fields, num, coin, decCoin, bothSpellings, tabs, paged, table, units, tokenLink, addr, txLink, blockLink, ago } from "../lib.js";
 import { txCols, transferCols, internalCols, logCols, nativeCols, listTable } from "./lists.js";
 import { lineChart } from "../chart.js";
 import { checksum } from "../keccak.js";
@@ -26,6 +27,7 @@ export default async function address([, id]) {
     ["Native txns", () => paged(base + "/native-transactions", listTable(nativeCols), "No native transactions.")],
     ["Logs", () => paged(base + "/logs", listTable(logCols), "No logs.")],
     ["Coin balance history", () => balanceHistory(base)],
+    ["Staking", () => stakingPanel(base)],
   ];
   if (a.is_contract) list.unshift(["Contract", () => contractPanel(a)]);
   if (Number(c.validations_count) > 0) list.push(["Blocks proposed", () => paged(base + "/blocks-validated", listTable(validatedCols), "None.")]);
@@ -53,7 +55,9 @@ async function unindexed(hex) {
       ["Address", bothSpellings(checksum(hex), "address"), "address"],
       ["Balance", coin(wei), "balance"],
     ])),
-    h("p", { class: "muted", "data-field": "unindexed" }, "No EVM transaction of this address is indexed; the balance is the node's."));
+    h("p", { class: "muted", "data-field": "unindexed" }, "No EVM transaction of this address is indexed; the balance is the node's."),
+    h("h2", {}, "Staking"),
+    h("div", { id: "panel-staking" }, await stakingPanel("/addresses/" + hex)));
 }
 
 const balanceCols = [
@@ -81,4 +85,40 @@ async function balanceHistory(base) {
       ["Change", (x) => (BigInt(x.delta) > 0n ? "+" : "") + units(x.delta), "num"],
       ["Balance", (x) => coin(x.value), "num"],
     ], changes.items) : h("p", { class: "muted" }, "No balance changes."));
+}
+
+// validatorCell names a delegation's validator: moniker, then embervaloper1….
+const validatorCell = (x) => h("span", {}, h("a", { href: "/validators", "data-field": "validator-moniker" }, x.moniker || "—"), h("br"),
+  h("span", { class: "mono hash", "data-field": "validator-bech32", title: x.validator_address }, x.validator_address_bech32));
+
+// stakingPanel shows the account's delegations, unbonding entries and
+// pending rewards per validator, read from the chain at one block.
+async function stakingPanel(base) {
+  const s = await api(base + "/staking");
+  return h("div", {},
+    h("div", { class: "card" }, fields([
+      ["Delegated", coin(s.total_delegated), "total-delegated"],
+      ["Unbonding", coin(s.total_unbonding), "total-unbonding"],
+      ["Pending rewards", decCoin(s.total_rewards), "total-rewards"],
+      ["State of block", num(s.block_number), "staking-block"],
+    ])),
+    h("h2", {}, "Delegations"),
+    s.delegations.length ? table([
+      ["Validator", validatorCell],
+      ["Shares", (x) => h("span", { class: "mono", "data-field": "shares" }, x.shares), "num"],
+      ["Tokens", (x) => h("span", { "data-field": "delegation-balance" }, coin(x.balance)), "num"],
+    ], s.delegations) : h("p", { class: "muted" }, "No delegations."),
+    h("h2", {}, "Unbonding"),
+    s.unbonding_entries.length ? table([
+      ["Validator", validatorCell],
+      ["Balance", (x) => h("span", { "data-field": "unbonding-balance" }, coin(x.balance)), "num"],
+      ["Initial balance", (x) => coin(x.initial_balance), "num"],
+      ["Created at block", (x) => h("span", { "data-field": "unbonding-height" }, blockLink(x.creation_height))],
+      ["Completes", (x) => h("span", { "data-field": "unbonding-completion" }, h("time", { datetime: x.completion_time, title: x.completion_time }, new Date(x.completion_time).toLocaleString()))],
+    ], s.unbonding_entries) : h("p", { class: "muted" }, "No unbonding entries."),
+    h("h2", {}, "Pending rewards"),
+    s.rewards.length ? table([
+      ["Validator", validatorCell],
+      ["Reward", (x) => h("span", { "data-field": "reward" }, decCoin(x.reward)), "num"],
+    ], s.rewards) : h("p", { class: "muted" }, "No rewards."));
 }
