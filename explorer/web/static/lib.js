@@ -63,8 +63,9 @@ function decRaw(d) {
 }
 
 // decCoin writes a decimal amount of base units (a pending reward) in
-// coins, exactly: its places add to the coin's 18.
-export const decCoin = (d) => { if (d == null) return "—"; const [raw, places] = decRaw(d); return units(raw, 18 + places) + " " + COIN; };
+// coins as a withdrawal would pay it: cut to whole base units, as the
+// chain pays rewards (the fraction stays behind, for the community pool).
+export const decCoin = (d) => { if (d == null) return "—"; const [raw, places] = decRaw(d); return coin((BigInt(raw) / 10n ** BigInt(places)).toString()); };
 
 // pct writes a decimal fraction (a rate, a share) as an exact percentage.
 export const pct = (d) => { if (d == null) return "—"; const [raw, places] = decRaw(d); return units(raw, places - 2) + "%"; };

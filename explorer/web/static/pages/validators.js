@@ -16,7 +16,7 @@ export default async function validators() {
       ["Tokens", (x) => h("span", { "data-field": "tokens" }, coin(x.tokens)), "num"],
       ["Commission", (x) => h("span", { "data-field": "commission" }, pct(x.commission_rate),
         h("br"), h("small", { class: "muted" }, "max " + pct(x.commission_max_rate) + ", change ≤ " + pct(x.commission_max_change_rate) + "/day")), "num"],
-      ["Uptime", (x) => x.uptime == null ? "—" : h("span", { "data-field": "uptime", title: num(x.missed_blocks_counter) + " of the last " + num(v.signed_blocks_window) + " blocks missed" }, pct(x.uptime)), "num"],
+      ["Uptime", (x) => x.uptime == null ? h("span", { "data-field": "uptime", title: "no signing record: the chain counts no votes (a dev chain), or the validator has not signed yet" }, "—") : h("span", { "data-field": "uptime", title: num(x.missed_blocks_counter) + " of the last " + num(v.signed_blocks_window) + " blocks missed" }, pct(x.uptime)), "num"],
       ["Self-bond", (x) => h("span", { "data-field": "self-bond" }, coin(x.self_bond)), "num"],
       ["Delegators", (x) => h("span", { "data-field": "delegator-count" }, num(x.delegator_count)), "num"],
       ["Blocks proposed", (x) => h("a", { href: "/address/" + x.reward_address + "#blocks-proposed", "data-field": "blocks-proposed" }, num(x.blocks_proposed)), "num"],
