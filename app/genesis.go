@@ -243,7 +243,7 @@ func genesisState(gs *AppState, modules *module.Manager, rewards map[string]comm
 	if err := checkGenTxsAlone(gs, req); err != nil {
 		return nil, nil, err
 	}
-	if err := modules.InitGenesis(&module.Genesis{AppState: sections, Validators: req.Validators, Rewards: rewards, Alloc: g.Alloc}); err != nil {
+	if err := modules.InitGenesis(&module.Genesis{AppState: sections, Time: req.Time, Validators: req.Validators, Rewards: rewards, Alloc: g.Alloc}); err != nil {
 		return nil, nil, err
 	}
 	validators, err := deliverGenTxs(gs, req, &g)

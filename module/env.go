@@ -120,6 +120,8 @@ type Genesis struct {
 	// AppState is genesis.json's app_state; a module reads its own section
 	// with Section.
 	AppState json.RawMessage
+	// Time is the genesis time (the time of block 0).
+	Time time.Time
 	// Validators are CometBFT's genesis validators.
 	Validators []abci.ValidatorUpdate
 	// Rewards are the fee recipients app_state.validators names, by

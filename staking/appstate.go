@@ -96,6 +96,11 @@ func (m Module) InitGenesis(g *module.Genesis) error {
 			return fmt.Errorf("genesis allocation names the staking system account %s", addr.Hex())
 		}
 	}
+	for i := range vals { // created at genesis: a commission change waits 24 hours from then
+		if vals[i].Commission.UpdateTime.IsZero() {
+			vals[i].Commission.UpdateTime = g.Time
+		}
+	}
 	if err := m.keeper().InitGenesis(g.State(), vals, params); err != nil {
 		return fmt.Errorf("app_state.staking: %w", err)
 	}

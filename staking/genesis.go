@@ -58,7 +58,7 @@ func (k *Keeper) initValidator(st module.State, g Genesis) error {
 	}
 	comm := g.Commission
 	if comm.Rate.IsZero() && comm.MaxRate.IsZero() && comm.MaxChangeRate.IsZero() {
-		comm = Commission{Rate: dec.Zero(), MaxRate: dec.One(), MaxChangeRate: dec.One()}
+		comm = Commission{Rate: dec.Zero(), MaxRate: dec.One(), MaxChangeRate: dec.One(), UpdateTime: comm.UpdateTime}
 	}
 	v := &Validator{Operator: op, HasOperator: g.HasOperator, ConsPubKey: g.ConsPubKey, Status: Bonded, Tokens: new(big.Int), DelegatorShares: dec.Zero(),
 		Description: Description{Moniker: g.Moniker}, Commission: comm, MinSelfDelegation: minSelf, RewardAddress: g.RewardAddress,

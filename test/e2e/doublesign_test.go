@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -130,8 +131,26 @@ func TestDoubleSignEvidenceCommitted(t *testing.T) {
 		// The SDK's burned_coins counts the validator's part; the
 		// unbonding entry's cut is burned too.
 		want.ExtraBurns[uint64(ev2.Included)] = fractionOf(t, late.Amount, testSlashing.SlashFractionDoubleSign)
+		refuseTombstoned(t, vals[0], ops[3].Operator)
 	}
 	checkEconomyWith(t, nw, want, vals...)
+}
+
+// refuseTombstoned: a delegation to a tombstoned validator gets staking's
+// code 7 (at CheckTx: the mempool refuses it, no fee is taken) and changes
+// neither the validator's tokens nor its shares.
+func refuseTombstoned(t *testing.T, n *Node, op common.Address) {
+	t.Helper()
+	before := validatorAt(t, n, op, 0)
+	r := broadcast(t, n, signTestnet(t, n, devKeys[7].Private, testnetB.Delegate(devKeys[7].Address, op, tokensE18(1))))
+	if r.Code != 7 || r.Codespace != "staking" || !strings.Contains(r.Log, "validator is tombstoned") {
+		t.Fatalf("delegation to the tombstoned validator: code %d (%s) %s, want 7 staking", r.Code, r.Codespace, r.Log)
+	}
+	waitAllHeight(t, n.height(t)+2, n)
+	after := validatorAt(t, n, op, 0)
+	if after.Tokens != before.Tokens || after.DelegatorShares != before.DelegatorShares {
+		t.Fatalf("refused delegation changed the validator: %+v, was %+v", after, before)
+	}
 }
 
 // assertDoubleSignPunished checks what the economics do with a committed
