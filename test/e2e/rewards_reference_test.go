@@ -106,11 +106,17 @@ type refChain struct {
 	Collected   *big.Int // Σ allocated
 	CommissionΣ refDec   // Σ commission allocated
 	SharedΣ     refDec   // Σ rewards allocated to delegators' periods
+	// AbsentShares are the shares of validators absent from a last
+	// commit that went to the community pool instead (payAbsent off).
+	AbsentShares refDec
+	// AllocatedPool is what allocations gave the community pool (the tax,
+	// truncations, absent shares); withdrawals add their fractions too.
+	AllocatedPool refDec
 }
 
 func newRefChain(tax refDec) *refChain {
 	return &refChain{Vals: map[common.Address]*refValidator{}, Dels: map[refPair]*refDelegation{}, Community: refZero(), Tax: tax,
-		Carry: new(big.Int), Collected: new(big.Int), CommissionΣ: refZero(), SharedΣ: refZero()}
+		Carry: new(big.Int), Collected: new(big.Int), CommissionΣ: refZero(), SharedΣ: refZero(), AbsentShares: refZero(), AllocatedPool: refZero()}
 }
 
 // refVote is one entry of a block's last commit: the validator of that
@@ -155,10 +161,11 @@ func (c *refChain) allocate(votes []refVote, payAbsent bool) map[common.Address]
 	remaining := fees
 	perPower := fees.mulTruncate(refInt(big.NewInt(1)).sub(c.Tax))
 	for _, v := range votes {
+		reward := perPower.mulTruncate(refInt(big.NewInt(v.Power)).quoTruncate(refInt(big.NewInt(total))))
 		if !v.Signed && !payAbsent {
+			c.AbsentShares = c.AbsentShares.add(reward)
 			continue
 		}
-		reward := perPower.mulTruncate(refInt(big.NewInt(v.Power)).quoTruncate(refInt(big.NewInt(total))))
 		val := c.Vals[v.Val]
 		commission := reward.mul(val.Rate)
 		val.Commission = val.Commission.add(commission)
@@ -170,6 +177,7 @@ func (c *refChain) allocate(votes []refVote, payAbsent bool) map[common.Address]
 		remaining = remaining.sub(reward)
 	}
 	c.Community = c.Community.add(remaining)
+	c.AllocatedPool = c.AllocatedPool.add(remaining)
 	return out
 }
 
