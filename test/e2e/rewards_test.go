@@ -427,7 +427,7 @@ func lastCommitVotes(t *testing.T, n *Node, h int64, byCons map[string]common.Ad
 		if !ok {
 			t.Fatalf("block %d: commit signature of unknown validator %s", h, s.ValidatorAddress)
 		}
-		out = append(out, refVote{Val: op, Power: power[s.ValidatorAddress.String()], Signed: s.BlockIDFlag == cmttypes.BlockIDFlagCommit})
+		out = append(out, refVote{Val: op, Power: power[s.ValidatorAddress.String()], Signed: s.BlockIDFlag != cmttypes.BlockIDFlagAbsent})
 	}
 	return out
 }
