@@ -117,14 +117,11 @@ func TestRewardsMatchReference(t *testing.T) {
 	}
 	transfers := stop()
 	stop = nil
-	comet := nodes[0].cometClient(t)
 	var last int64
 	for _, a := range actions {
 		hash, _ := hexBytes(a.Hash)
-		res, err := comet.Tx(ctx(t), hash, false)
-		if err != nil {
-			t.Fatalf("tx %s: %v", a.Hash, err)
-		}
+		// Sent through another node: node 0 may index its block a moment later.
+		res := waitCometTx(t, nodes[0], hash)
 		a.Height, a.Index = res.Height, res.Index
 		a.paidEvents, a.fee = withdrawnInEvents(t, res.TxResult.Events), mustInt(t, mustAttr(t, res.TxResult.Events, "tx", "fee"))
 		last = max(last, res.Height)
