@@ -49,9 +49,9 @@ type rewardsAction struct {
 
 // TestRewardsMatchReference forms a four-operator network from gentxs
 // (commissions 5%, 10%, 20%, 0%, inflation 13%), runs EVM transfers with
-// tips through it while two delegators delegate at different heights (one
-// to two validators, one twice to the same: its rewards are paid by the
-// hook) and withdraw, and every operator withdraws its rewards and
+// tips through it for some three hundred blocks while two delegators
+// delegate at different heights (one to two validators, both twice to the
+// same one: their rewards are paid by the hook) and withdraw, and every operator withdraws its rewards and
 // commission. A reference written from the SDK's specification replays
 // the chain from its blocks (tips of h−1 and the mint of h allocated at
 // h to the last commit's validators by power) and must match, at every
@@ -108,12 +108,13 @@ func TestRewardsMatchReference(t *testing.T) {
 	delegate(75, "d2", d2, ops[0].op, big18("1500000000000000000"))
 	delegate(105, "d1", d1, ops[1].op, big18("1000000000000000000")) // pays d1's rewards through the hook
 	withdraw(135, delHome, "d1", addr(d1), ops[1].op, false)
-	withdraw(190, delHome, "d1", addr(d1), ops[1].op, false)
-	withdraw(190, delHome, "d2", addr(d2), ops[2].op, false)
-	withdraw(190, delHome, "d2", addr(d2), ops[0].op, false)
+	delegate(220, "d2", d2, ops[2].op, big18("500000000000000001"))
+	withdraw(310, delHome, "d1", addr(d1), ops[1].op, false)
+	withdraw(310, delHome, "d2", addr(d2), ops[2].op, false)
+	withdraw(310, delHome, "d2", addr(d2), ops[0].op, false)
 	for _, o := range ops {
 		// op3's commission rate is 0: it has no commission to withdraw.
-		withdraw(190, o.node.Home, "op", o.op, o.op, o.rate != "0.00")
+		withdraw(310, o.node.Home, "op", o.op, o.op, o.rate != "0.00")
 	}
 	transfers := stop()
 	stop = nil
