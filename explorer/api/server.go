@@ -115,6 +115,7 @@ func Handler(b *Backend, log *slog.Logger) http.Handler {
 	h.emberRoutes(mux)   // ember.go: validators, revert reasons
 	h.stakingRoutes(mux) // staking.go: an account's delegations, unbondings, rewards
 	h.nativeRoutes(mux)  // native.go: native transactions
+	h.serviceRoutes(mux) // services.go: the JSON-RPC proxy
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, message("Not found"))
 	})

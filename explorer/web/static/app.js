@@ -23,6 +23,36 @@ export function notFound(what) {
     h("p", {}, "Try the search on the ", h("a", { href: "/" }, "home page"), "."));
 }
 
+// The connection banner: a heartbeat asks /api/health; while it (or a
+// JSON-RPC call, which fires "ember:unreachable") gets no answer the page
+// says so, and it keeps asking until the explorer answers again. Any HTTP
+// answer counts: the banner is about reaching the explorer, not the
+// index's health.
+const banner = h("div", { id: "connection", role: "alert", class: "card error" }, "Disconnected — retrying…");
+// Styled through the CSSOM: the pages' CSP allows no inline style text.
+Object.assign(banner.style, { position: "sticky", top: "0", zIndex: "10", margin: "0", textAlign: "center", fontWeight: "bold", display: "none" });
+const showBanner = (on) => { banner.style.display = on ? "block" : "none"; };
+document.body.prepend(banner);
+let onReconnect = null; // what to do when the explorer answers again
+const HEARTBEAT_MS = 3000, RETRY_MS = 1500;
+let timer = null;
+async function heartbeat() {
+  clearTimeout(timer);
+  let up = true;
+  try {
+    await fetch("/api/health", { cache: "no-store", signal: AbortSignal.timeout(4000) });
+  } catch (e) { up = false; }
+  showBanner(!up);
+  if (up && onReconnect) { const f = onReconnect; onReconnect = null; f(); }
+  timer = setTimeout(heartbeat, up ? HEARTBEAT_MS : RETRY_MS);
+}
+addEventListener("ember:unreachable", () => { showBanner(true); heartbeat(); });
+timer = setTimeout(heartbeat, HEARTBEAT_MS);
+
+// A fetch that never reached the explorer throws a TypeError ("Failed to
+// fetch"); API answers throw ApiError.
+const unreachable = (e) => e instanceof TypeError && !(e instanceof ApiError);
+
 const name = document.querySelector('meta[name="ember-page"]').content;
 const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
 
@@ -33,6 +63,14 @@ const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponen
     await mod.default(parts);
   } catch (e) {
     if (e instanceof ApiError && (e.status === 404 || e.status === 422)) return notFound("No such " + name + " on this chain: " + (parts[1] || "") + ".");
+    if (unreachable(e)) {
+      // The page could not load: say so, and load it when the explorer is back.
+      render("Disconnected", h("p", { class: "error", "data-field": "disconnected" }, "The explorer is not answering; this page loads again when it does."));
+      onReconnect = () => location.reload();
+      showBanner(true);
+      heartbeat();
+      return;
+    }
     render("Something went wrong", h("p", { class: "error" }, String(e.message || e)));
     throw e;
   }

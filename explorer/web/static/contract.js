@@ -1,8 +1,9 @@
 // The contract tab: verification details, highlighted sources, the ABI,
-// read methods (eth_call through the node's JSON-RPC), write methods
-// (through an injected EIP-1193 wallet) and the verification form.
-import { api, h, fields, num, rpc } from "./lib.js";
-import { encodeCall, decodeOutputs, revertMessage, typeName } from "./abi.js";
+// read methods (eth_call through the explorer's /api/eth-rpc proxy to the
+// node), write methods (through an injected EIP-1193 wallet) and the
+// verification form. Address arguments take 0x… or ember1….
+import { api, h, fields, num, rpc, prefix, bech32Decode } from "./lib.js";
+import { encodeCall, decodeOutputs, parseArg, revertMessage, typeName } from "./abi.js";
 import { highlight } from "./highlight.js";
 
 async function ethCall(to, data) {
@@ -12,6 +13,36 @@ async function ethCall(to, data) {
     const why = revertMessage(e.data);
     throw why ? new Error("reverted: " + why) : e;
   }
+}
+
+// hexAddress is an address argument as the ABI wants it: 0x… as typed,
+// or the chain's bech32 spelling (ember1…) turned into 0x.
+function hexAddress(v) {
+  const s = String(v).trim();
+  if (!s.toLowerCase().startsWith(prefix + "1")) return s;
+  const hex = bech32Decode(s);
+  if (!hex) throw new Error("address: " + s + " is not a valid " + prefix + "1… address (bad checksum or length)");
+  return hex;
+}
+
+// withHexAddresses walks a parsed argument of parameter p and spells its
+// addresses (at any depth of arrays and tuples) in 0x.
+function withHexAddresses(p, v) {
+  if (/\[\d*\]$/.test(p.type)) {
+    if (!Array.isArray(v)) return v; // encodeCall reports the bad shape
+    const el = Object.assign({}, p, { type: p.type.replace(/\[\d*\]$/, "") });
+    return v.map((x) => withHexAddresses(el, x));
+  }
+  if (p.type === "tuple") return Array.isArray(v) ? v.map((x, i) => (p.components || [])[i] ? withHexAddresses(p.components[i], x) : x) : v;
+  return p.type === "address" ? hexAddress(v) : v;
+}
+
+// argText is an input's text with its ember1… addresses in 0x: elementary
+// types stay text, lists go back to the list syntax parseArg reads.
+function argText(p, text) {
+  if (p.type === "address") return hexAddress(text);
+  if (!/\[\d*\]$/.test(p.type) && p.type !== "tuple") return text;
+  return JSON.stringify(withHexAddresses(p, parseArg(p, text)));
 }
 
 export async function contractPanel(a) {
@@ -49,7 +80,7 @@ function methodForm(to, m, read) {
   // Arrays and tuples are typed as lists: [1, 2], [["0x…", 5], …].
   const inputs = (m.inputs || []).map((inp, i) => h("input", {
     name: "arg" + i, "aria-label": (inp.name || "argument " + i) + " (" + typeName(inp) + ")",
-    placeholder: (inp.name || "arg" + i) + " " + typeName(inp) + (/\]$|^tuple/.test(inp.type) ? " as [a, b, …]" : ""),
+    placeholder: (inp.name || "arg" + i) + " " + typeName(inp) + (inp.type === "address" ? " (0x… or " + prefix + "1…)" : "") + (/\]$|^tuple/.test(inp.type) ? " as [a, b, …]" : ""),
   }));
   const result = h("div", { class: "result", "aria-live": "polite", "data-field": "result" });
   const initial = read && !(m.inputs || []).length && (m.outputs || []).some((o) => o.value !== undefined);
@@ -61,7 +92,7 @@ function methodForm(to, m, read) {
       e.preventDefault();
       result.textContent = "…";
       try {
-        const data = encodeCall(m.method_id, m.inputs || [], inputs.map((i) => i.value));
+        const data = encodeCall(m.method_id, m.inputs || [], inputs.map((el, i) => argText(m.inputs[i], el.value)));
         if (read) {
           const out = await ethCall(to, data);
           result.textContent = decodeOutputs(m.outputs || [], out).join(", ");

@@ -137,17 +137,27 @@ export function bech32Decode(s, hrp = prefix) {
   return "0x" + out.map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-// rpc calls the node's JSON-RPC (its URL from /api/v2/config/json-rpc-url).
-let rpcURL;
+// rpc calls the node's JSON-RPC through the explorer's own POST
+// /api/eth-rpc: the node's JSON-RPC URL (/config/json-rpc-url) is often a
+// loopback address a browser on another machine cannot reach. The proxy
+// forwards eth_call, eth_estimateGas, eth_chainId and eth_blockNumber.
+// A network failure fires "ember:unreachable" on window (app.js shows its
+// banner) and throws a readable error instead of the browser's own.
 export async function rpc(method, params) {
-  if (rpcURL === undefined) rpcURL = (await api("/config/json-rpc-url")).json_rpc_url;
-  if (!rpcURL) throw new Error("this explorer knows no JSON-RPC endpoint to call");
-  const res = await fetch(rpcURL, {
-    method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = await res.json();
-  if (body.error) { const e = new Error(body.error.message); e.data = body.error.data; throw e; }
+  let res;
+  try {
+    res = await fetch("/api/eth-rpc", {
+      method: "POST", headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    });
+  } catch (e) {
+    window.dispatchEvent(new Event("ember:unreachable"));
+    throw new Error("the explorer is not answering (disconnected); try again when it is back");
+  }
+  let body = null;
+  try { body = await res.json(); } catch (e) { /* not JSON */ }
+  if (body && body.error) { const e = new Error(body.error.message); e.code = body.error.code; e.data = body.error.data; throw e; }
+  if (!res.ok || !body) throw new Error("JSON-RPC: HTTP " + res.status + " " + res.statusText);
   return body.result;
 }
 
