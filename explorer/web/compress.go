@@ -36,8 +36,10 @@ func Compress(h http.Handler) http.Handler {
 			return
 		}
 		cw := &compressWriter{w: w, gzip: AcceptsGzip(r.Header.Get("Accept-Encoding"))}
-		defer cw.finish()
 		h.ServeHTTP(cw, r)
+		// Not deferred: a handler that panics must not have its half
+		// body sent as a complete answer.
+		cw.finish()
 	})
 }
 

@@ -193,3 +193,25 @@ func TestAssetsGzip(t *testing.T) {
 		}
 	}
 }
+
+// TestCompressPanic: a handler that panics mid-body sends nothing; the
+// panic reaches the server (which drops the connection).
+func TestCompressPanic(t *testing.T) {
+	h := Compress(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"items":[`))
+		panic(http.ErrAbortHandler)
+	}))
+	w := httptest.NewRecorder()
+	func() {
+		defer func() {
+			if p := recover(); p != http.ErrAbortHandler {
+				t.Errorf("recovered %v", p)
+			}
+		}()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/x", nil))
+	}()
+	if w.Body.Len() != 0 || w.Header().Get("Content-Length") != "" {
+		t.Errorf("sent %q, %v", w.Body.Bytes(), w.Header())
+	}
+}
