@@ -32,6 +32,7 @@ import (
 	"github.com/emberchain/ember/explorer"
 	"github.com/emberchain/ember/explorer/api"
 	"github.com/emberchain/ember/explorer/indexer"
+	"github.com/emberchain/ember/explorer/service"
 	"github.com/emberchain/ember/explorer/sqlstore"
 )
 
@@ -135,7 +136,9 @@ func startProfile(path string) (stop func(), err error) {
 // measureAPI serves the store on a loopback port and times each endpoint
 // with one keep-alive client, as a front end's requests arrive.
 func measureAPI(st explorer.Store, ix *indexer.Indexer, src *synthSource, requests int, seed int64) error {
-	srv, err := api.Start("127.0.0.1:0", &api.Backend{Store: st, Status: ix.Status, Prefix: "ember"},
+	// service.Serve, as a node serves it: gzip for clients that ask
+	// (Go's client does, and decompresses, as a browser does).
+	srv, err := service.Serve("127.0.0.1:0", &api.Backend{Store: st, Status: ix.Status, Prefix: "ember"},
 		slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		return err

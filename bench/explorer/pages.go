@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
+	"io"
 	"math/rand"
 	"net/http"
 	"net/url"
@@ -67,8 +70,14 @@ func pageWorkloads(c *client, src *synthSource, rng *rand.Rand, head uint64) []p
 // Chromium, DOMContentLoaded and the time until the page is drawn for the
 // home, tx and address pages.
 func measurePages(c *client, src *synthSource, rng *rand.Rand, head uint64, requests, loads int) error {
-	fmt.Printf("\n%-44s %9s %9s %9s %9s   %s\n", "page: its HTML and API calls", "requests", "p50 ms", "p99 ms", "max ms", "slowest call at p99")
+	fmt.Printf("\n%-44s %9s %9s %9s %9s %9s %9s   %s\n", "page: its HTML and API calls", "requests", "p50 ms", "p99 ms", "max ms",
+		"KB plain", "KB gzip", "slowest call at p99")
+	raw := &http.Client{Timeout: time.Minute, Transport: &http.Transport{DisableCompression: true}}
 	for _, p := range pageWorkloads(c, src, rng, head) {
+		plain, gz, err := pageWeight(raw, c.base, p, weightDraws)
+		if err != nil {
+			return err
+		}
 		var all []time.Duration
 		byCall := map[string][]time.Duration{}
 		for len(all) < requests {
@@ -91,12 +100,76 @@ func measurePages(c *client, src *synthSource, rng *rand.Rand, head uint64, requ
 				worst, worstP99 = k, d
 			}
 		}
-		fmt.Printf("%-44s %9d %9.2f %9.2f %9.2f   %s %.2f\n", p.name, len(all), ms(pct(all, 50)), ms(pct(all, 99)), ms(all[len(all)-1]), worst, ms(worstP99))
+		fmt.Printf("%-44s %9d %9.2f %9.2f %9.2f %9.1f %9.1f   %s %.2f\n", p.name, len(all), ms(pct(all, 50)), ms(pct(all, 99)), ms(all[len(all)-1]),
+			plain/1024, gz/1024, worst, ms(worstP99))
 	}
 	if loads <= 0 {
 		return nil
 	}
 	return measureBrowser(c.base, src, rng, loads)
+}
+
+// weightDraws is how many draws of a page's calls (a random block, tx or
+// account each) its weight is averaged over.
+const weightDraws = 20
+
+// pageWeight is the mean bytes a page's HTML and API calls put on the wire
+// (bodies as sent, headers left out), without Accept-Encoding and with
+// Accept-Encoding: gzip, over draws draws of its calls. Each gzip answer
+// is checked to decompress to the plain one's length, so a broken
+// encoding cannot pass for a small page. The static assets are not
+// counted: their URLs are immutable, so a browser fetches them once.
+func pageWeight(raw *http.Client, base string, p pageCalls, draws int) (plain, gz float64, err error) {
+	var sumPlain, sumGzip int
+	for i := 0; i < draws; i++ {
+		for _, path := range p.calls() {
+			a, err := wireBytes(raw, base+path, "")
+			if err != nil {
+				return 0, 0, err
+			}
+			b, err := wireBytes(raw, base+path, "gzip")
+			if err != nil {
+				return 0, 0, err
+			}
+			sumPlain += len(a)
+			sumGzip += len(b)
+		}
+	}
+	return float64(sumPlain) / float64(draws), float64(sumGzip) / float64(draws), nil
+}
+
+// wireBytes GETs url with the given Accept-Encoding ("" sends none) and
+// returns the body as sent; a gzip body is checked to be valid gzip.
+func wireBytes(raw *http.Client, url, acceptEncoding string) ([]byte, error) {
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	if acceptEncoding != "" {
+		req.Header.Set("Accept-Encoding", acceptEncoding)
+	}
+	resp, err := raw.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET %s: %d %s", url, resp.StatusCode, body)
+	}
+	if resp.Header.Get("Content-Encoding") == "gzip" {
+		z, err := gzip.NewReader(bytes.NewReader(body))
+		if err == nil {
+			_, err = io.Copy(io.Discard, z)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("GET %s: bad gzip body: %v", url, err)
+		}
+	}
+	return body, nil
 }
 
 // callKey is a request path with its ids replaced, for the table.

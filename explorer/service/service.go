@@ -5,6 +5,7 @@ package service
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"path/filepath"
 	"sync"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/emberchain/ember/explorer/api"
 	"github.com/emberchain/ember/explorer/indexer"
 	"github.com/emberchain/ember/explorer/sqlstore"
+	"github.com/emberchain/ember/explorer/web"
 	"github.com/emberchain/ember/httpserve"
 )
 
@@ -73,7 +75,7 @@ func Start(cfg Config, home string, src explorer.Source, prefix string, log *slo
 	ix := indexer.NewIndexer(src, st, log.With("part", "indexer"))
 	ix.Yield(IndexerYield)
 	meta := startMetadata(st, src, cfg.IPFSGateway, log) // service_tokens.go
-	srv, err := api.Start(cfg.Address, &api.Backend{Store: st, Status: ix.Status, Prefix: prefix, Pending: src.Pending, JSONRPCURL: cfg.JSONRPCURL,
+	srv, err := Serve(cfg.Address, &api.Backend{Store: st, Status: ix.Status, Prefix: prefix, Pending: src.Pending, JSONRPCURL: cfg.JSONRPCURL,
 		RefetchMetadata: meta.wake, Tracer: tracerOf(src), Chain: chainReaderOf(src), Solc: cfg.Solc}, log)
 	if err != nil {
 		st.Close()
@@ -84,6 +86,20 @@ func Start(cfg Config, home string, src explorer.Source, prefix string, log *slo
 	s.runIndexer()
 	meta.run(ctx, &s.wg)
 	return s, nil
+}
+
+// Serve listens on addr and serves the whole explorer (api.Site: the JSON
+// API and the pages) gzipped for clients that accept it (web.Compress);
+// Stop waits up to 5 s for requests in flight. The timeouts are
+// api.Start's.
+func Serve(addr string, b *api.Backend, log *slog.Logger) (*httpserve.Server, error) {
+	return httpserve.Start("explorer API", addr, &http.Server{
+		Handler:           web.Compress(api.Site(b, log)),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		MaxHeaderBytes:    1 << 16,
+	}, 5*time.Second, log)
 }
 
 // runIndexer starts the indexer; stopIndexer ends it.

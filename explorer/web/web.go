@@ -7,6 +7,7 @@ package web
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -17,7 +18,7 @@ import (
 	"path"
 	"regexp"
 	"sort"
-	"strings"
+	"strconv"
 	"time"
 
 	"github.com/emberchain/ember/accounts"
@@ -28,11 +29,31 @@ var staticFS embed.FS
 
 // assets is the embedded static tree with its content hash: files are
 // served under /static/<hash>/, so a browser may cache them for good and a
-// new binary's files have new URLs.
-var assets = func() struct {
+// new binary's files have new URLs. Each compressible file is gzipped once
+// here, when the binary starts, and served as is to clients that accept
+// gzip: no request compresses an asset. Doing it at start rather than
+// committing .gz files beside the sources means an edited asset can never
+// be served with a stale compressed twin.
+var assets = loadAssets()
+
+type assetSet struct {
 	fs   fs.FS
 	hash string
-} {
+	// files maps a path under static/ to its bytes, gzipped bytes and
+	// ETags.
+	files map[string]*asset
+}
+
+// asset is one static file: raw is served to clients without gzip, gz
+// (nil when gzip would not make it smaller or it is under
+// MinCompressSize) to the others. Each has its own strong ETag, since the
+// bytes differ.
+type asset struct {
+	raw, gz       []byte
+	etag, gzipTag string
+}
+
+func loadAssets() assetSet {
 	sub, err := fs.Sub(staticFS, "static")
 	if err != nil {
 		panic(err)
@@ -48,16 +69,45 @@ var assets = func() struct {
 	}
 	sort.Strings(names)
 	h := sha256.New()
+	files := make(map[string]*asset, len(names))
 	for _, n := range names {
-		b, _ := fs.ReadFile(sub, n)
+		b, err := fs.ReadFile(sub, n)
+		if err != nil {
+			panic(err)
+		}
 		h.Write([]byte(n))
 		h.Write(b)
+		sum := sha256.Sum256(b)
+		a := &asset{raw: b, etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
+		if compressible(assetType(n)) && len(b) >= MinCompressSize {
+			if z := gzipBest(b); len(z) < len(b) {
+				a.gz, a.gzipTag = z, `"`+hex.EncodeToString(sum[:8])+`-gzip"`
+			}
+		}
+		files[n] = a
 	}
-	return struct {
-		fs   fs.FS
-		hash string
-	}{sub, hex.EncodeToString(h.Sum(nil))[:12]}
-}()
+	return assetSet{fs: sub, hash: hex.EncodeToString(h.Sum(nil))[:12], files: files}
+}
+
+// gzipBest compresses an asset at the best ratio: it is done once.
+func gzipBest(b []byte) []byte {
+	var out bytes.Buffer
+	z, _ := gzip.NewWriterLevel(&out, gzip.BestCompression)
+	_, _ = z.Write(b)
+	_ = z.Close()
+	return out.Bytes()
+}
+
+// assetType is a static file's Content-Type.
+func assetType(file string) string {
+	if path.Ext(file) == ".js" {
+		return "text/javascript; charset=utf-8" // some systems' mime tables lack it
+	}
+	if ct := mime.TypeByExtension(path.Ext(file)); ct != "" {
+		return ct
+	}
+	return "application/octet-stream"
+}
 
 // Handler serves the pages and their assets. prefix is the chain's bech32
 // account prefix (ember): /address/ember1… is a valid address URL, and the
@@ -80,29 +130,38 @@ func Handler(prefix string) http.Handler {
 }
 
 // serveAsset answers an embedded file at its hashed URL; a stale hash is a
-// 404 (the file under it may have changed).
+// 404 (the file under it may have changed). A client accepting gzip gets
+// the file's precompressed bytes with their Content-Length; http.ServeContent
+// answers If-None-Match (304) against whichever bytes are sent, and ranges
+// of the plain ones.
 func serveAsset(w http.ResponseWriter, r *http.Request) {
 	file := r.PathValue("file")
-	if r.PathValue("hash") != assets.hash || strings.Contains(file, "..") {
+	a, ok := assets.files[file]
+	if r.PathValue("hash") != assets.hash || !ok {
 		http.NotFound(w, r)
 		return
 	}
-	b, err := fs.ReadFile(assets.fs, file)
-	if err != nil {
-		http.NotFound(w, r)
-		return
+	h := w.Header()
+	ct := assetType(file)
+	h.Set("Content-Type", ct)
+	h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	h.Set("X-Content-Type-Options", "nosniff")
+	body, etag := a.raw, a.etag
+	if compressible(ct) {
+		addVary(h)
 	}
-	ct := mime.TypeByExtension(path.Ext(file))
-	if path.Ext(file) == ".js" {
-		ct = "text/javascript; charset=utf-8" // some systems' mime tables lack it
+	if a.gz != nil && AcceptsGzip(r.Header.Get("Accept-Encoding")) {
+		body, etag = a.gz, a.gzipTag
+		h.Set("Content-Encoding", "gzip")
+		// http.ServeContent leaves Content-Length out once
+		// Content-Encoding is set, so it is set here; a range of the
+		// compressed bytes is of no use to anyone, so the whole file is
+		// sent instead (a server may ignore Range).
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+		r.Header.Del("Range")
 	}
-	if ct == "" {
-		ct = "application/octet-stream"
-	}
-	w.Header().Set("Content-Type", ct)
-	w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	http.ServeContent(w, r, "", assetTime, bytes.NewReader(b))
+	h.Set("ETag", etag)
+	http.ServeContent(w, r, "", assetTime, bytes.NewReader(body))
 }
 
 // assetTime is the zero time: embedded files carry no modification time,
