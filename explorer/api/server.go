@@ -11,7 +11,6 @@ import (
 	"github.com/rs/cors"
 
 	"github.com/emberchain/ember/explorer"
-	"github.com/emberchain/ember/httpserve"
 )
 
 // Status reports the indexer's progress: the last indexed block and the
@@ -44,18 +43,6 @@ type Backend struct {
 
 // PageSize is Blockscout's page length.
 const PageSize = 50
-
-// Start listens on addr and serves b; Stop waits up to 5 s for requests in
-// flight.
-func Start(addr string, b *Backend, log *slog.Logger) (*httpserve.Server, error) {
-	return httpserve.Start("explorer API", addr, &http.Server{
-		Handler:           Site(b, log),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		MaxHeaderBytes:    1 << 16,
-	}, 5*time.Second, log)
-}
 
 // Handler routes every endpoint, with CORS open to any origin (the API is
 // public and read-only).
