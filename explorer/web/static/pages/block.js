@@ -33,13 +33,15 @@ export default async function block([, id]) {
   // block counts both, its fees add what the native ones paid, and its
   // transactions tab lists both (EVM first, in index order, then native in
   // position order).
-  const natives = await allPages("/blocks/" + b.height + "/native-transactions");
+  // A source that cannot list them leaves the block's EVM figures, said so.
+  let nativeErr = "";
+  const natives = await allPages("/blocks/" + b.height + "/native-transactions").catch((e) => { nativeErr = e.message; return []; });
   const nativeFees = natives.reduce((s, t) => s + wei(t.fee && t.fee.value), 0n);
   const nativeBurnt = natives.reduce((s, t) => s + wei(t.transaction_burnt_fee), 0n);
   const total = b.transactions_count + natives.length;
   const txCount = natives.length
     ? num(total) + " (" + num(b.transactions_count) + " EVM, " + num(natives.length) + " native)"
-    : num(total);
+    : num(total) + (nativeErr ? " EVM (native transactions unavailable: " + nativeErr + ")" : "");
   const txsTab = async () => {
     if (!natives.length) return paged("/blocks/" + b.height + "/transactions", listTable(txCols), "No transactions in this block.");
     const evm = b.transactions_count ? await allPages("/blocks/" + b.height + "/transactions") : [];

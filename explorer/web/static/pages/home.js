@@ -32,7 +32,10 @@ export default async function home() {
   const natives = new Map();
   const nativeCount = async (height) => {
     if (!natives.has(height)) {
-      const p = await api("/blocks/" + height + "/native-transactions");
+      // A failed read leaves the block at its EVM count and is asked again
+      // at the next poll.
+      const p = await api("/blocks/" + height + "/native-transactions").catch(() => null);
+      if (!p) return null;
       natives.set(height, { n: p.items.length, more: !!p.next_page_params });
     }
     return natives.get(height);
