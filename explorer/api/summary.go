@@ -61,6 +61,8 @@ var (
 	sumSelDecimals = common.FromHex("313ce567")
 	sumStringType  = sumMustType("string")
 	sumUint8Type   = sumMustType("uint8")
+	// sumBatchArgs are TransferBatch's data: ids and values.
+	sumBatchArgs = abi.Arguments{{Type: sumMustType("uint256[]")}, {Type: sumMustType("uint256[]")}}
 )
 
 func sumMustType(t string) abi.Type {
@@ -117,6 +119,22 @@ func tokenVar(addr common.Address, typ string, f *tokenFacts) summaryVar {
 // built from templates — native transfers, token transfers, mints, burns
 // and approvals read from the transaction's own logs, contract deployments
 // and method calls.
+// multiMove is the sentence of an ERC-1155 move of value of id: a mint
+// (from the zero address), a burn (to it) or a transfer.
+func multiMove(tok summaryVar, from, to common.Address, param func(common.Address) summaryVar, id, value *big.Int) summaryItem {
+	vars := summaryVars{"amount": variable("currency", value.String()), "token": tok, "token_id": variable("string", id.String())}
+	switch {
+	case from == common.Address{}:
+		vars["action_type"], vars["to_address"] = variable("string", "Mint"), param(to)
+		return summary("{action_type} {amount} of {token} #{token_id} to {to_address}", vars)
+	case to == common.Address{}:
+		vars["action_type"], vars["from_address"] = variable("string", "Burn"), param(from)
+		return summary("{action_type} {amount} of {token} #{token_id} from {from_address}", vars)
+	}
+	vars["action_type"], vars["from_address"], vars["to_address"] = variable("string", "Transfer"), param(from), param(to)
+	return summary("{action_type} {amount} of {token} #{token_id} from {from_address} to {to_address}", vars)
+}
+
 func (h *handlers) txSummary(r *request) (any, error) {
 	hash, err := r.hashParam()
 	if err != nil {
@@ -220,10 +238,22 @@ func (h *handlers) txSummary(r *request) (any, error) {
 			}
 		case d.Name == "TransferSingle" && len(l.Topics) == 4 && len(l.Data) == 64: // ERC-1155
 			f := h.tokenFacts(ctx, l.Address, facts)
-			out = append(out, summary("{action_type} {amount} of {token} #{token_id} from {from_address} to {to_address}", summaryVars{
-				"action_type": variable("string", "Transfer"), "amount": variable("currency", new(big.Int).SetBytes(l.Data[32:]).String()),
-				"token": tokenVar(l.Address, "ERC-1155", f), "token_id": variable("string", new(big.Int).SetBytes(l.Data[:32]).String()),
-				"from_address": param(addrArg(2)), "to_address": param(addrArg(3))}))
+			out = append(out, multiMove(tokenVar(l.Address, "ERC-1155", f), addrArg(2), addrArg(3), param,
+				new(big.Int).SetBytes(l.Data[:32]), new(big.Int).SetBytes(l.Data[32:])))
+		case d.Name == "TransferBatch" && len(l.Topics) == 4: // ERC-1155: one sentence per (id, value)
+			vals, err := sumBatchArgs.Unpack(l.Data)
+			if err != nil {
+				continue
+			}
+			ids, values := vals[0].([]*big.Int), vals[1].([]*big.Int)
+			if len(ids) != len(values) {
+				continue
+			}
+			f := h.tokenFacts(ctx, l.Address, facts)
+			tok := tokenVar(l.Address, "ERC-1155", f)
+			for k := range ids {
+				out = append(out, multiMove(tok, addrArg(2), addrArg(3), param, ids[k], values[k]))
+			}
 		case d.Name == "Approval" && len(l.Topics) == 3 && len(l.Data) == 32: // ERC-20
 			f := h.tokenFacts(ctx, l.Address, facts)
 			v := new(big.Int).SetBytes(l.Data)

@@ -19,7 +19,7 @@ export default async function home() {
     h("h2", {}, "Daily transactions"), chartBox,
     h("div", { class: "cols" },
       h("section", { "aria-labelledby": "h-blocks" }, h("h2", { id: "h-blocks" }, "Latest blocks ", h("a", { href: "/blocks", class: "muted" }, "view all")), blocksBox),
-      h("section", { "aria-labelledby": "h-txs" }, h("h2", { id: "h-txs" }, "Latest transactions ", h("a", { href: "/txs", class: "muted" }, "view all")), txsBox)));
+      h("section", { "aria-labelledby": "h-txs" }, h("h2", { id: "h-txs" }, "Latest EVM transactions ", h("a", { href: "/txs", class: "muted" }, "view all")), txsBox)));
 
   const [stats, chart] = await Promise.all([api("/stats"), api("/stats/charts/transactions")]);
   showStats(statsBox, stats);
@@ -27,8 +27,24 @@ export default async function home() {
   chartBox.replaceChildren(lineChart(points, "Transactions per day over the last " + points.length + " days", num));
 
   let seen = new Set(), first = true;
+  // A block's count is its EVM and native transactions; an indexed block
+  // does not change, so each block's native count is asked for once.
+  const natives = new Map();
+  const nativeCount = async (height) => {
+    if (!natives.has(height)) {
+      // A failed read leaves the block at its EVM count and is asked again
+      // at the next poll.
+      const p = await api("/blocks/" + height + "/native-transactions").catch(() => null);
+      if (!p) return null;
+      natives.set(height, { n: p.items.length, more: !!p.next_page_params });
+    }
+    return natives.get(height);
+  };
   async function poll() {
     const [blocks, txs] = await Promise.all([api("/main-page/blocks"), api("/main-page/transactions")]);
+    const counts = await Promise.all(blocks.map((b) => nativeCount(b.height)));
+    blocks.forEach((b, i) => { b.native = counts[i]; });
+    for (const k of natives.keys()) if (!blocks.some((b) => b.height === k)) natives.delete(k);
     blocksBox.replaceChildren(blockTable(blocks, first ? null : seen));
     txsBox.replaceChildren(txTable(txs));
     seen = new Set(blocks.map((b) => b.height));
@@ -51,7 +67,9 @@ function showStats(box, s) {
   const gp = s.gas_prices || {};
   box.replaceChildren(
     stat("Blocks", num(s.total_blocks), "total-blocks"),
-    stat("Transactions", num(s.total_transactions), "total-transactions"),
+    // Counts EVM and native transactions, as Blockscout counts every
+    // transaction of the chain; /txs lists the EVM ones.
+    stat("Transactions (EVM + native)", num(s.total_transactions), "total-transactions"),
     stat("Addresses", num(s.total_addresses), "total-addresses"),
     stat("Average block time", s.average_block_time == null ? "—" : (s.average_block_time / 1000).toFixed(2) + " s", "average-block-time"),
     stat("Gas price (average)", gp.average && gp.average.price != null ? gp.average.price + " Gwei" : "—", "gas-price"),
@@ -62,7 +80,14 @@ function blockTable(blocks, seen) {
   return h("ul", { class: "card", style: null, role: "list" }, blocks.map((b) =>
     h("li", { class: seen && !seen.has(b.height) ? "new" : null, "data-block": b.height },
       h("a", { href: "/block/" + b.height }, "Block " + b.height), " ",
-      h("span", { class: "muted" }, ago(b.timestamp) + " · " + num(b.transactions_count) + (b.transactions_count === 1 ? " tx" : " txs") + " · proposer "), addr(b.miner))));
+      h("span", { class: "muted" }, ago(b.timestamp) + " · ", h("span", { "data-field": "block-txs" }, blockTxs(b)), " · proposer "), addr(b.miner))));
+}
+
+// blockTxs counts a block's EVM and native transactions ("+" when the
+// native ones fill more than a page).
+function blockTxs(b) {
+  const n = b.transactions_count + (b.native ? b.native.n : 0);
+  return num(n) + (b.native && b.native.more ? "+" : "") + (n === 1 ? " tx" : " txs");
 }
 
 function txTable(txs) {

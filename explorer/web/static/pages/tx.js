@@ -2,8 +2,8 @@
 // spellings of from/to, value, fee, gas, nonce, type, decoded input, the
 // summary, and tabs for logs, token transfers, the internal call tree,
 // state changes and the raw trace.
-import { api, h, render, fields, num, group, coin, gwei, time, bothSpellings, blockLink, status, addr, tabs, paged, table, units, short } from "../lib.js";
-import { transferCols, listTable } from "./lists.js";
+import { api, h, render, fields, num, group, coin, gwei, time, bothSpellings, blockLink, status, addr, tabs, paged, table, units, short, tokenLink } from "../lib.js";
+import { listTable } from "./lists.js";
 
 export default async function tx([, hash]) {
   const t = await api("/transactions/" + hash);
@@ -18,7 +18,10 @@ export default async function tx([, hash]) {
     : t.method ? h("code", { "data-field": "method-call" }, t.method) : null;
   render("Transaction",
     h("p", { class: "mono hash", "data-field": "hash" }, t.hash),
-    summary && summary.data && summary.data.summaries.length ? h("p", { class: "card", "data-field": "summary" }, summary.data.summaries.map(sentence)) : null,
+    // render takes nodes only: a null would print as text.
+    summary && summary.data && summary.data.summaries.length
+      ? h("ul", { class: "card", "data-field": "summary" }, summary.data.summaries.map((s) => h("li", {}, sentence(s))))
+      : h("span", { hidden: true }),
     h("div", { class: "card" }, fields([
       ["Status", [status(t), t.status === "error" ? h("span", { "data-field": "revert-reason" }, " ", revertText(revert)) : null]],
       ["Block", t.block_number == null ? "pending" : blockLink(t.block_number), "block"],
@@ -41,7 +44,7 @@ export default async function tx([, hash]) {
     ])),
     tabs([
       ["Logs", () => paged("/transactions/" + hash + "/logs", (items) => h("div", {}, items.map(logCard)), "No logs.")],
-      ["Token transfers", () => paged("/transactions/" + hash + "/token-transfers", listTable(transferCols), "No token transfers.")],
+      ["Token transfers", () => paged("/transactions/" + hash + "/token-transfers", listTable(txTransferCols), "No token transfers.")],
       ["Internal transactions", () => callTree(hash)],
       ["State changes", () => paged("/transactions/" + hash + "/state-changes", listTable(stateCols), "No state changes.")],
       ["Raw trace", () => rawTrace(hash)],
@@ -116,6 +119,24 @@ function logCard(l) {
       table([["Name", (p) => p.name], ["Type", (p) => p.type], ["Indexed", (p) => p.indexed ? "yes" : "no"], ["Value", (p) => h("span", { class: "mono hash" }, JSON.stringify(p.value).replace(/^"|"$/g, ""))]], l.decoded.parameters)) : null,
     h("details", {}, h("summary", {}, "Topics and data"), h("pre", {}, l.topics.filter(Boolean).map((t, i) => "topic" + i + ": " + t + "\n").join("") + "data: " + l.data)));
 }
+
+// txTransferCols are the tx page's token transfers: an ERC-721 transfer
+// moves one token, named by its id (no amount); ERC-20 and ERC-1155 ones
+// move an amount (of an id, for ERC-1155).
+const txTransferCols = [
+  ["Type", (x) => x.type.replace("token_", "")],
+  ["From", (x) => addr(x.from)],
+  ["To", (x) => addr(x.to)],
+  ["Token", (x) => [tokenLink(x.token), " ", h("span", { class: "badge" }, x.token_type || x.token.type)]],
+  ["Token ID", (x) => {
+    const id = x.total && x.total.token_id;
+    return id == null ? "—" : h("a", { href: "/token/" + x.token.address_hash + "/instance/" + id, "data-field": "transfer-token-id" }, "#" + id);
+  }, "token-id"],
+  ["Amount", (x) => {
+    if ((x.token_type || x.token.type) === "ERC-721" || !x.total || x.total.value == null) return "—";
+    return h("span", { "data-field": "transfer-amount" }, units(x.total.value, x.total.decimals ?? x.token.decimals ?? 0));
+  }, "num"],
+];
 
 const stateCols = [
   ["Address", (c) => addr(c.address)],
