@@ -276,7 +276,12 @@ export function tabs(list) {
 
 export const mainEl = () => document.getElementById("main");
 
+// render replaces the page's content with title and children, taking
+// children as h() does (nested lists flattened, null and false dropped), so a
+// page that passes a list or an absent section never prints it as text.
 export function render(title, ...children) {
   document.title = title + " · Ember";
-  mainEl().replaceChildren(h("h1", {}, title), ...children);
+  const main = mainEl();
+  main.replaceChildren(h("h1", {}, title));
+  append(main, children);
 }
