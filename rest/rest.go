@@ -96,7 +96,6 @@ var routes = []route{
 	{"GET /cosmos/base/tendermint/v1beta1/blocks/{height}", "/cosmos.base.tendermint.v1beta1.Service/GetBlockByHeight", []string{"height"}},
 }
 
-
 // Handler returns the REST routes over the services in r.
 func Handler(r *cosmosapi.Router) http.Handler {
 	mux := http.NewServeMux()

@@ -7,7 +7,6 @@ import (
 	queryv1beta1 "cosmossdk.io/api/cosmos/base/query/v1beta1"
 	slashingv1beta1 "cosmossdk.io/api/cosmos/slashing/v1beta1"
 	"github.com/spf13/cobra"
-
 )
 
 func txSlashingCmd(f *txFlags) *cobra.Command {
