@@ -59,11 +59,18 @@ type blockRun struct {
 }
 
 // startBlock begins the block of header on statedb (its parent's state):
-// the modules' begin-block work runs first (staking pays back matured
-// unbonding entries).
+// the modules' pre-block work first (an upgrade plan due at this height),
+// then the block's EVM on the chain config the state now records (a plan
+// may have moved it to a new fork), then the begin-block work (staking
+// pays back matured unbonding entries).
 func (a *App) startBlock(ctx context.Context, header *types.Header, info *module.BlockInfo, statedb *state.StateDB, hooks *tracing.Hooks) (*blockRun, error) {
-	x := evm.NewExecutor(ctx, a.config, header, a.store, statedb, hooks)
-	r := &blockRun{x: x, nat: a.newNativeBlock(x, header, info)}
+	nat := a.newNativeBlock(header, info)
+	if err := a.modules.PreBlock(statedb, nat.block()); err != nil {
+		return nil, err
+	}
+	x := evm.NewExecutor(ctx, a.blockConfig(header, statedb), header, a.store, statedb, hooks)
+	nat.x = x
+	r := &blockRun{x: x, nat: nat}
 	if err := r.nat.begin(); err != nil {
 		x.Finish()
 		return nil, err

@@ -27,9 +27,10 @@ type nativeBlock struct {
 	burnt   *big.Int       // base fee of the native transactions' gas
 }
 
-func (a *App) newNativeBlock(x *evm.Executor, header *types.Header, info *module.BlockInfo) *nativeBlock {
+// newNativeBlock is the native side of header's block; startBlock sets its
+// executor once the pre-block work has run.
+func (a *App) newNativeBlock(header *types.Header, info *module.BlockInfo) *nativeBlock {
 	return &nativeBlock{
-		x:       x,
 		modules: a.modules,
 		info:    info,
 		env: &module.Env{

@@ -17,6 +17,8 @@
 // InitGenesis, then the gentxs (package genutil). FinalizeBlock runs, in
 // this sequence:
 //
+//  0. each module's PreBlock (upgrade plans), before the block's EVM
+//     exists: the EVM then runs the chain config the state records;
 //  1. each module's BeginBlock, on the block's state (its events are block
 //     events);
 //  2. the block's transactions, in block order: EVM ones through the
@@ -46,6 +48,14 @@ type Module interface {
 	// Msgs are the handlers of the messages the module executes, one per
 	// type URL.
 	Msgs() []*MsgHandler
+}
+
+// PreBlocker is a module with work before anything else of a block, even
+// before the block's EVM is set up (the SDK's PreBlocker): the upgrade
+// module applies a plan here, and a plan's migration may move the EVM to a
+// new fork that the same block then runs.
+type PreBlocker interface {
+	PreBlock(st State, b *Block) error
 }
 
 // BeginBlocker is a module with work at the start of each block, before
@@ -110,6 +120,18 @@ func (m *Manager) InitGenesis(g *Genesis) error {
 	for _, mod := range m.modules {
 		if gi, ok := mod.(GenesisIniter); ok {
 			if err := gi.InitGenesis(g); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// PreBlock runs each module's PreBlock, in order.
+func (m *Manager) PreBlock(st State, b *Block) error {
+	for _, mod := range m.modules {
+		if pb, ok := mod.(PreBlocker); ok {
+			if err := pb.PreBlock(WithEvents(st, b.Events, ""), b); err != nil {
 				return err
 			}
 		}
