@@ -160,3 +160,10 @@ type Query struct {
 	// chain's Prefix and Denom only.
 	Answer func(st Reader, env *Env) ([]byte, error)
 }
+
+// GovAuthority is the gov module's account: it holds proposal deposits,
+// and the messages a passed proposal carries run with it as their signer,
+// so a message only governance may send (MsgUpdateParams, MsgSoftwareUpgrade,
+// MsgCommunityPoolSpend) names it as its authority. It lives here, not in
+// package gov, so that every module can check it without importing gov.
+var GovAuthority = common.HexToAddress("0x0000000000000000000000000000000000000B50")
