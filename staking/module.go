@@ -33,7 +33,7 @@ func (Module) Name() string { return Name }
 func (m Module) Msgs() []*module.MsgHandler {
 	k := m.keeper()
 	return []*module.MsgHandler{k.msgCreateValidator(), k.msgEditValidator(), k.msgDelegate(), k.msgUndelegate(),
-		k.msgRedelegate(), k.msgCancelUnbonding()}
+		k.msgRedelegate(), k.msgCancelUnbonding(), k.msgUpdateParams()}
 }
 
 // BeginBlock completes the unbonding entries, redelegations and unbonding
