@@ -23,7 +23,9 @@ type Module struct {
 func (Module) Name() string { return Name }
 
 // Msgs implements module.Module.
-func (m Module) Msgs() []*module.MsgHandler { return []*module.MsgHandler{m.msgUnjail(), msgUpdateParams()} }
+func (m Module) Msgs() []*module.MsgHandler {
+	return []*module.MsgHandler{m.msgUnjail(), msgUpdateParams()}
+}
 
 // BeginBlock handles the block's evidence, then its last commit's votes,
 // in the SDK's order (x/evidence's BeginBlocker runs after x/slashing's,
