@@ -23,7 +23,7 @@ type Module struct {
 func (Module) Name() string { return Name }
 
 // Msgs implements module.Module.
-func (m Module) Msgs() []*module.MsgHandler { return m.Keeper.msgs() }
+func (m Module) Msgs() []*module.MsgHandler { return append(m.Keeper.msgs(), govMsgs()...) }
 
 // BeginBlock implements module.BeginBlocker.
 func (m Module) BeginBlock(st module.State, b *module.Block) error { return m.Keeper.BeginBlock(st, b) }
