@@ -20,8 +20,8 @@ type Module struct {
 // Name implements module.Module.
 func (Module) Name() string { return Name }
 
-// Msgs implements module.Module: mint has no messages.
-func (Module) Msgs() []*module.MsgHandler { return nil }
+// Msgs implements module.Module: governance's MsgUpdateParams.
+func (Module) Msgs() []*module.MsgHandler { return []*module.MsgHandler{msgUpdateParams()} }
 
 // BeginBlock updates the minter and mints the block provision, emitting
 // the SDK's `mint` event when it mints anything.
