@@ -179,15 +179,25 @@ func ValidateMinCommissionRate(r dec.Dec) error {
 // unbonding_time applies to new ones only; min_commission_rate binds new
 // validators and commission changes.
 func UpdateParams(st module.State, p Params) error {
-	if p.UnbondingTime%time.Second != 0 {
-		return validationError(fmt.Errorf("unbonding time must be a whole number of seconds: %s", p.UnbondingTime))
+	if err := p.Validate(); err != nil {
+		return validationError(err)
 	}
+	setParams(st, p)
+	return nil
+}
+
+// Validate applies x/staking's rules but the bond denom's (an empty bond
+// denom is the chain's), and Ember's: the unbonding time is stored in
+// whole seconds.
+func (p Params) Validate() error {
 	for _, err := range []error{ValidateUnbondingTime(p.UnbondingTime), ValidateMaxValidators(p.MaxValidators),
 		ValidateMaxEntries(p.MaxEntries), ValidateMinCommissionRate(p.MinCommissionRate)} {
 		if err != nil {
-			return validationError(err)
+			return err
 		}
 	}
-	setParams(st, p)
+	if p.UnbondingTime%time.Second != 0 {
+		return fmt.Errorf("unbonding time must be a whole number of seconds: %s", p.UnbondingTime)
+	}
 	return nil
 }
