@@ -173,7 +173,9 @@ var subspaces = map[string]*subspace{
 			"HistoricalEntries": func(p *pending, v string) error {
 				return setUint32(v, &p.staking.HistoricalEntries, func(uint64) error { return nil })
 			},
-			"BondDenom": func(p *pending, v string) error { return setDenom(v, p, &p.staking.BondDenom, staking.ValidateBondDenom) },
+			"BondDenom": func(p *pending, v string) error {
+				return setDenom(v, p, &p.staking.BondDenom, staking.ValidateBondDenom)
+			},
 			"MinCommissionRate": func(p *pending, v string) error {
 				return setDec(v, &p.staking.MinCommissionRate, staking.ValidateMinCommissionRate)
 			},

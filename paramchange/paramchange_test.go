@@ -82,21 +82,29 @@ func TestRoundTrip(t *testing.T) {
 		sub, key, value string
 		read            func(st module.Reader) string
 	}{
-		{"staking", "UnbondingTime", q("1209600000000000"), func(st module.Reader) string { return q(strconv.FormatInt(int64(staking.GetParams(st).UnbondingTime), 10)) }},
+		{"staking", "UnbondingTime", q("1209600000000000"), func(st module.Reader) string {
+			return q(strconv.FormatInt(int64(staking.GetParams(st).UnbondingTime), 10))
+		}},
 		{"staking", "MaxValidators", "50", func(st module.Reader) string { return strconv.FormatUint(staking.GetParams(st).MaxValidators, 10) }},
 		{"staking", "MaxEntries", "9", func(st module.Reader) string { return strconv.FormatUint(staking.GetParams(st).MaxEntries, 10) }},
 		{"staking", "HistoricalEntries", "10000", func(st module.Reader) string { return strconv.FormatUint(staking.GetParams(st).HistoricalEntries, 10) }},
 		{"staking", "BondDenom", q("aember"), func(st module.Reader) string { return q(staking.GetParams(st).BondDenom) }},
 		{"staking", "MinCommissionRate", q("0.050000000000000000"), func(st module.Reader) string { return decJSON(staking.GetParams(st).MinCommissionRate) }},
-		{"slashing", "SignedBlocksWindow", q("10000"), func(st module.Reader) string { return q(strconv.FormatInt(slashing.GetParams(st).SignedBlocksWindow, 10)) }},
+		{"slashing", "SignedBlocksWindow", q("10000"), func(st module.Reader) string {
+			return q(strconv.FormatInt(slashing.GetParams(st).SignedBlocksWindow, 10))
+		}},
 		{"slashing", "MinSignedPerWindow", q("0.050000000000000000"), func(st module.Reader) string { return decJSON(slashing.GetParams(st).MinSignedPerWindow) }},
-		{"slashing", "DowntimeJailDuration", q("60000000000"), func(st module.Reader) string { return q(strconv.FormatInt(int64(slashing.GetParams(st).DowntimeJailDuration), 10)) }},
+		{"slashing", "DowntimeJailDuration", q("60000000000"), func(st module.Reader) string {
+			return q(strconv.FormatInt(int64(slashing.GetParams(st).DowntimeJailDuration), 10))
+		}},
 		{"slashing", "SlashFractionDoubleSign", q("0.100000000000000000"), func(st module.Reader) string { return decJSON(slashing.GetParams(st).SlashFractionDoubleSign) }},
 		{"slashing", "SlashFractionDowntime", q("0.000100000000000000"), func(st module.Reader) string { return decJSON(slashing.GetParams(st).SlashFractionDowntime) }},
 		{"distribution", "communitytax", q("0.030000000000000000"), func(st module.Reader) string { return decJSON(distribution.GetParams(st).CommunityTax) }},
 		{"distribution", "baseproposerreward", q("0.010000000000000000"), func(st module.Reader) string { return decJSON(distribution.GetParams(st).BaseProposerReward) }},
 		{"distribution", "bonusproposerreward", q("0.040000000000000000"), func(st module.Reader) string { return decJSON(distribution.GetParams(st).BonusProposerReward) }},
-		{"distribution", "withdrawaddrenabled", "false", func(st module.Reader) string { return strconv.FormatBool(distribution.GetParams(st).WithdrawAddrEnabled) }},
+		{"distribution", "withdrawaddrenabled", "false", func(st module.Reader) string {
+			return strconv.FormatBool(distribution.GetParams(st).WithdrawAddrEnabled)
+		}},
 		{"mint", "MintDenom", q("aember"), func(module.Reader) string { return q("aember") }},
 		{"mint", "InflationRateChange", q("0.200000000000000000"), func(st module.Reader) string { return decJSON(mint.GetParams(st).InflationRateChange) }},
 		{"mint", "InflationMax", q("0.300000000000000000"), func(st module.Reader) string { return decJSON(mint.GetParams(st).InflationMax) }},
