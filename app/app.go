@@ -28,6 +28,7 @@ import (
 
 	"github.com/emberchain/ember/distribution"
 	"github.com/emberchain/ember/evm"
+	"github.com/emberchain/ember/feemarket"
 	"github.com/emberchain/ember/module"
 	"github.com/emberchain/ember/native"
 	"github.com/emberchain/ember/staking"
@@ -89,6 +90,14 @@ type App struct {
 	// serviceQuery answers abci_query for the Cosmos services' method
 	// paths (see SetServiceQuery); nil until the node sets it.
 	serviceQuery func(context.Context, *abci.RequestQuery) (*abci.ResponseQuery, bool)
+
+	// floor caches the base-fee floor of the durable head's state (see
+	// minBaseFeeAt).
+	floor struct {
+		mu   sync.Mutex
+		head common.Hash
+		fee  *big.Int
+	}
 
 	mu        sync.Mutex
 	pending   *finalized // executed by FinalizeBlock, awaiting Commit
@@ -197,9 +206,32 @@ func (a *App) ensureCheckState() error {
 	return a.resetCheckState()
 }
 
-// nextBaseFee is the base fee of the block after the durable head.
+// nextBaseFee is the base fee of the block after the durable head, with
+// the floor the head's state records (package feemarket), as
+// FinalizeBlock will compute it.
 func (a *App) nextBaseFee() *big.Int {
-	return evm.NextBaseFee(a.config, a.store.Head(), a.genesis.MinBaseFee())
+	head := a.store.Head()
+	return evm.NextBaseFee(a.config, head, a.minBaseFeeAt(head))
+}
+
+// minBaseFeeAt is the base-fee floor the state after head records, read
+// once per head: CheckTx, proposals and queries ask for it many times a
+// block. A head whose state cannot be opened gets the genesis value.
+func (a *App) minBaseFeeAt(head *types.Header) *big.Int {
+	if head == nil {
+		return a.genesis.MinBaseFee()
+	}
+	a.floor.mu.Lock()
+	defer a.floor.mu.Unlock()
+	if a.floor.fee != nil && a.floor.head == head.Hash() {
+		return a.floor.fee
+	}
+	fee := a.genesis.MinBaseFee()
+	if st, err := a.store.StateAt(head.Root); err == nil {
+		fee = feemarket.MinBaseFee(st, fee)
+	}
+	a.floor.head, a.floor.fee = head.Hash(), fee
+	return fee
 }
 
 // RewardAddress is the fee recipient of blocks proposed by the validator

@@ -13,6 +13,7 @@ import (
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/callframe"
 	"github.com/emberchain/ember/evm"
+	"github.com/emberchain/ember/feemarket"
 	"github.com/emberchain/ember/module"
 	"github.com/emberchain/ember/store"
 )
@@ -43,12 +44,12 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 	if parent.Number.Int64() != req.Height-1 {
 		return nil, fmt.Errorf("finalize block %d: durable head is %v", req.Height, parent.Number)
 	}
-	header := a.newHeader(parent, req)
-	a.dev.header(header, parent, req.Time.Unix(), req.Txs) // dev chains' clock and base-fee edits (dev.go)
 	statedb, err := a.store.StateAt(parent.Root)
 	if err != nil {
 		return nil, fmt.Errorf("finalize block %d: open parent state: %w", req.Height, err)
 	}
+	header := a.newHeader(parent, req, feemarket.MinBaseFee(statedb, a.genesis.MinBaseFee()))
+	a.dev.header(header, parent, req.Time.Unix(), req.Txs) // dev chains' clock and base-fee edits (dev.go)
 	tracker := accounts.NewTracker()
 	hooks := tracker.Hooks()
 	rec := a.callRecorder(hooks)
@@ -122,8 +123,10 @@ func nativeRecord(i int, raw []byte, res *abci.ExecTxResult) store.NativeTx {
 // newHeader is the EVM header of the block CometBFT decided, before
 // execution fills in the roots and gas used. Its timestamp is the CometBFT
 // block time in seconds, never below the parent's; PREVRANDAO is the
-// CometBFT block hash.
-func (a *App) newHeader(parent *types.Header, req *abci.RequestFinalizeBlock) *types.Header {
+// CometBFT block hash. Its base fee follows EIP-1559 from the parent, never
+// below minBaseFee, the floor the parent's state records (package
+// feemarket).
+func (a *App) newHeader(parent *types.Header, req *abci.RequestFinalizeBlock, minBaseFee *big.Int) *types.Header {
 	t := uint64(max(req.Time.Unix(), 0))
 	if t < parent.Time {
 		t = parent.Time
@@ -138,7 +141,7 @@ func (a *App) newHeader(parent *types.Header, req *abci.RequestFinalizeBlock) *t
 		GasLimit:         parent.GasLimit,
 		Time:             t,
 		MixDigest:        common.BytesToHash(req.Hash),
-		BaseFee:          evm.NextBaseFee(a.config, parent, a.genesis.MinBaseFee()),
+		BaseFee:          evm.NextBaseFee(a.config, parent, minBaseFee),
 		WithdrawalsHash:  &types.EmptyWithdrawalsHash,
 		BlobGasUsed:      &zero,
 		ExcessBlobGas:    &zero,

@@ -5,6 +5,7 @@ import (
 
 	"github.com/emberchain/ember/bank"
 	"github.com/emberchain/ember/distribution"
+	"github.com/emberchain/ember/feemarket"
 	"github.com/emberchain/ember/mint"
 	"github.com/emberchain/ember/module"
 	"github.com/emberchain/ember/slashing"
@@ -42,6 +43,7 @@ var Modules = module.NewManager(
 		ValidatorTokens: staking.ValidatorTokens,
 	}},
 	staking.Module{Keeper: stakingKeeper},
+	feemarket.Module{},
 )
 
 // decodeMsg decodes a message with the handler its type URL names.

@@ -21,6 +21,7 @@ import (
 
 	"github.com/emberchain/ember/app"
 	"github.com/emberchain/ember/evm"
+	"github.com/emberchain/ember/feemarket"
 	"github.com/emberchain/ember/node/config"
 	"github.com/emberchain/ember/store"
 	"github.com/emberchain/ember/txpool"
@@ -122,8 +123,20 @@ func (b *Backend) PendingNonce(addr common.Address, stateNonce uint64) uint64 {
 
 func (b *Backend) NextBaseFee() *big.Int { return b.BaseFeeAfter(b.Head()) }
 
+// BaseFeeAfter is the base fee of the block after parent: the child's
+// own, once it exists; else EIP-1559 from parent with the floor parent's
+// state records (package feemarket), as FinalizeBlock computes it. A
+// parent whose state is pruned gets the genesis floor.
 func (b *Backend) BaseFeeAfter(parent *types.Header) *big.Int {
-	return evm.NextBaseFee(b.ChainConfig(), parent, b.c.State.MinBaseFee())
+	if child := b.c.Store.HeaderByNumber(parent.Number.Uint64() + 1); child != nil && child.ParentHash == parent.Hash() && child.BaseFee != nil {
+		return new(big.Int).Set(child.BaseFee)
+	}
+	floor := b.c.State.MinBaseFee()
+	if st, release, err := b.c.Store.BorrowStateOf(parent); err == nil {
+		floor = feemarket.MinBaseFee(st, floor)
+		release()
+	}
+	return evm.NextBaseFee(b.ChainConfig(), parent, floor)
 }
 
 // seenBefore explains a tx CometBFT's cache has seen, as geth's pool would
