@@ -192,3 +192,28 @@ func SpendCommunityPool(st module.State, recipient common.Address, amount *big.I
 	addCommunityPool(st, spend.Neg())
 	return nil
 }
+
+// Codes of the legacy proposal's errors.
+const (
+	CodeInvalidProposalAmount  uint32 = 10
+	CodeEmptyProposalRecipient uint32 = 11
+)
+
+// SpendProposal executes the legacy CommunityPoolSpendProposal (gov
+// v1beta1 content) on a chain whose bech32 prefix and coin are prefix and
+// denom: the SDK's checks of its recipient and amount, then
+// SpendCommunityPool.
+func SpendProposal(st module.State, p *distrv1beta1.CommunityPoolSpendProposal, prefix, denom string) error {
+	if p.GetRecipient() == "" {
+		return codedErr(CodeEmptyProposalRecipient, "invalid community pool spend proposal recipient")
+	}
+	amount, err := module.CoinsAmount(p.GetAmount(), denom)
+	if err != nil || amount.Sign() <= 0 {
+		return codedErr(CodeInvalidProposalAmount, "invalid community pool spend proposal amount")
+	}
+	to, err := accounts.ParseAddress(prefix, p.Recipient)
+	if err != nil {
+		return module.SDKError(module.CodeInvalidAddress, "invalid recipient %s: %v", p.Recipient, err)
+	}
+	return SpendCommunityPool(st, to, amount)
+}

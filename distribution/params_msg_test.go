@@ -182,3 +182,34 @@ func TestSpendCommunityPool(t *testing.T) {
 }
 
 func acc(a common.Address) string { return module.NewEvents("ember", "").Acc(a) }
+
+// TestSpendProposal: the legacy proposal's checks, then the spend.
+func TestSpendProposal(t *testing.T) {
+	c := poolChain(t)
+	to := common.Address{0xe2}
+	c.payees = append(c.payees, to)
+	coins := func(n string) []*basev1beta1.Coin { return []*basev1beta1.Coin{{Denom: "aember", Amount: n}} }
+	for _, tc := range []struct {
+		p         *distrv1beta1.CommunityPoolSpendProposal
+		codespace string
+		code      uint32
+		text      string
+	}{
+		{&distrv1beta1.CommunityPoolSpendProposal{Amount: coins("1")}, Codespace, 11, "invalid community pool spend proposal recipient"},
+		{&distrv1beta1.CommunityPoolSpendProposal{Recipient: acc(to), Amount: coins("0")}, Codespace, 10, "invalid community pool spend proposal amount"},
+		{&distrv1beta1.CommunityPoolSpendProposal{Recipient: acc(to), Amount: []*basev1beta1.Coin{{Denom: "uatom", Amount: "1"}}}, Codespace, 10, "invalid community pool spend proposal amount"},
+		{&distrv1beta1.CommunityPoolSpendProposal{Recipient: acc(to), Amount: coins("2001")}, Codespace, 9, "community pool does not have sufficient coins to distribute"},
+	} {
+		w := &writes{State: c.st}
+		wantErr(t, SpendProposal(w, tc.p, "ember", "aember"), tc.codespace, tc.code, tc.text)
+		if w.n != 0 {
+			t.Fatalf("%d writes", w.n)
+		}
+	}
+	if err := SpendProposal(c.st, &distrv1beta1.CommunityPoolSpendProposal{Recipient: acc(to), Amount: coins("2000")}, "ember", "aember"); err != nil {
+		t.Fatal(err)
+	}
+	c.check()
+	wantInt(t, "recipient", c.st.GetBalance(to).ToBig(), 2000)
+	wantDec(t, "community pool", CommunityPool(c.st), "0.000000000000000000")
+}

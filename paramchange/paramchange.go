@@ -21,6 +21,7 @@ import (
 	"time"
 
 	paramsv1beta1 "cosmossdk.io/api/cosmos/params/v1beta1"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/emberchain/ember/dec"
 	"github.com/emberchain/ember/distribution"
@@ -396,4 +397,14 @@ func setDenom(v string, p *pending, to *string, rule func(string) error) error {
 	}
 	*to = s
 	return nil
+}
+
+// Exec is Apply for a proposal's content, in the shape gov's content
+// executors take: content must be a ParameterChangeProposal.
+func Exec(st module.State, content proto.Message) error {
+	p, ok := content.(*paramsv1beta1.ParameterChangeProposal)
+	if !ok {
+		return module.SDKError(module.CodeInvalidRequest, "%s is not a %s", proto.MessageName(content), ContentType[1:])
+	}
+	return Apply(st, p.GetChanges())
 }

@@ -195,3 +195,18 @@ func TestSeveralChanges(t *testing.T) {
 		t.Fatalf("min base fee %v, want 0 (recorded, not the fallback)", got)
 	}
 }
+
+// TestExec: the proposal content runs Apply; other content is refused.
+func TestExec(t *testing.T) {
+	st := chainState(t)
+	if err := Exec(st, &paramsv1beta1.ParameterChangeProposal{Title: "t", Description: "d", Changes: change("staking", "MaxEntries", "11")}); err != nil {
+		t.Fatal(err)
+	}
+	if got := staking.GetParams(st).MaxEntries; got != 11 {
+		t.Fatalf("max entries %d, want 11", got)
+	}
+	err := Exec(st, &paramsv1beta1.ParamChange{})
+	if e := module.AsError(err); err == nil || e.Code != module.CodeInvalidRequest {
+		t.Fatalf("other content: %v", err)
+	}
+}
