@@ -16,8 +16,9 @@ type handlers struct {
 	b   *Backend
 	log *slog.Logger
 
-	supply heightCache[*big.Int]
-	gas    heightCache[gasSample]
+	supply   heightCache[*big.Int]
+	gas      heightCache[gasSample]
+	failures failureCache // revert.go
 }
 
 // request is one call: the HTTP request and its parsed path and query.

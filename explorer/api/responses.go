@@ -134,7 +134,7 @@ type txItem struct {
 	PriorityFee          *string         `json:"priority_fee"`
 	RawInput             string          `json:"raw_input"`
 	Result               string          `json:"result"`
-	RevertReason         null            `json:"revert_reason"`
+	RevertReason         any             `json:"revert_reason"` // revert.go: DecodedInput, {raw}, or null
 	Status               *string         `json:"status"`
 	Timestamp            *string         `json:"timestamp"`
 	To                   *addressRef     `json:"to"`

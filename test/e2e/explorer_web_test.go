@@ -40,6 +40,7 @@ type webChain struct {
 	recipient, nativeTo     common.Address
 	deployTx                *types.Receipt // the ERC-20's creation
 	reverted                *types.Receipt // burn by a stranger: "not allowed"
+	seenCall                *types.Receipt // a zero-value call of b after b's last balance change (the reverted tx's fee)
 	trace                   *traceFixture  // internal calls
 	transfer                *types.Receipt // the last tx: an ERC-20 transfer (the click path's)
 	twin                    common.Address // the ERC-20's code again, left unverified (the verify form's)
@@ -96,6 +97,9 @@ func buildWebChain(t *testing.T, n *Node) *webChain {
 	if w.reverted.Status != 0 {
 		t.Fatal("the stranger's burn did not revert")
 	}
+	// b is seen again without its balance changing: its last balance
+	// update stays the reverted tx's block.
+	w.seenCall = n.WaitReceipt(t, n.send(t, w.a.Private, txOpts{To: &w.b.Address, Gas: 21000}).Hash())
 
 	w.trace = buildTraceFixture(t, n)
 
@@ -363,6 +367,23 @@ func checkWebTxs(t *testing.T, n *Node, br *browser, base string, w *webChain, h
 	if got := br.text(t, `[data-field="revert-reason"]`); got != "reverted: not allowed" {
 		t.Errorf("revert reason %q, want %q", got, "reverted: not allowed")
 	}
+	br.expect(t, `[data-field="revert-call"]`, "Error(string reason)")
+	var rt struct {
+		Result string `json:"result"`
+		Reason struct {
+			MethodCall string `json:"method_call"`
+			MethodID   string `json:"method_id"`
+			Params     []struct {
+				Name, Type string
+				Value      any
+			} `json:"parameters"`
+		} `json:"revert_reason"`
+	}
+	n.explorerJSON(t, nil, "", "/api/v2/transactions/"+w.reverted.TxHash.Hex(), &rt)
+	if rt.Result != "not allowed" || rt.Reason.MethodCall != "Error(string reason)" || rt.Reason.MethodID != "08c379a0" ||
+		len(rt.Reason.Params) != 1 || rt.Reason.Params[0].Value != "not allowed" {
+		t.Errorf("reverted tx: result %q, revert_reason %+v", rt.Result, rt.Reason)
+	}
 	br.shot(t, "tx-reverted")
 	br.noErrors(t, "tx reverted")
 
@@ -484,6 +505,8 @@ func checkWebAddresses(t *testing.T, n *Node, br *browser, base string, w *webCh
 		}
 		br.noErrors(t, c.url)
 	}
+	checkWebBalanceBlock(t, n, br, base, w)
+	br.open(t, base+"/address/"+w.a.Address.Hex())
 	br.run(t, "balance history", chromedp.Click(chromedp.CSS("#tab-coin-balance-history")), chromedp.WaitVisible(chromedp.CSS("#panel-coin-balance-history svg")))
 	// Every label of the chart lies inside it: a y label cut at the left
 	// edge ("…6 EMBER" of 9,999.986) reads as another number.
@@ -495,6 +518,33 @@ func checkWebAddresses(t *testing.T, n *Node, br *browser, base string, w *webCh
 	}
 	br.shot(t, "address")
 	br.noErrors(t, "address history")
+}
+
+// checkWebBalanceBlock: b's "Last balance update" is the block its balance
+// last changed in (the reverted tx's, whose fee b paid), by the JSON-RPC's
+// balances, not the later block of the zero-value call that saw it.
+func checkWebBalanceBlock(t *testing.T, n *Node, br *browser, base string, w *webChain) {
+	changed := w.reverted.BlockNumber
+	before, err := n.Eth.BalanceAt(ctx(t), w.b.Address, new(big.Int).Sub(changed, big.NewInt(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at, _ := n.Eth.BalanceAt(ctx(t), w.b.Address, changed)
+	now, _ := n.Eth.BalanceAt(ctx(t), w.b.Address, nil)
+	if before.Cmp(at) == 0 || at.Cmp(now) != 0 || w.seenCall.BlockNumber.Cmp(changed) <= 0 {
+		t.Fatalf("b: %v before block %v, %v at it, %v now; seen again in block %v", before, changed, at, now, w.seenCall.BlockNumber)
+	}
+	var a struct {
+		BalanceBlock uint64 `json:"block_number_balance_updated_at"`
+		Balance      string `json:"coin_balance"`
+	}
+	n.explorerJSON(t, nil, "", "/api/v2/addresses/"+w.b.Address.Hex(), &a)
+	if a.BalanceBlock != changed.Uint64() || a.Balance != now.String() {
+		t.Errorf("b: balance %s updated at block %d; want %v at block %v", a.Balance, a.BalanceBlock, now, changed)
+	}
+	br.open(t, base+"/address/"+w.b.Address.Hex())
+	br.expect(t, `[data-field="balance-block"]`, changed.String())
+	br.noErrors(t, "address b")
 }
 
 func checkWebContract(t *testing.T, n *Node, br *browser, base string, w *webChain) {

@@ -41,7 +41,7 @@ export default async function address([, id]) {
       ["Token transfers", num(c.token_transfers_count), "token-transfers-count"],
       ["Gas used", num(c.gas_usage_count), "gas-usage-count"],
       Number(c.validations_count) > 0 ? ["Blocks proposed", num(c.validations_count), "validations-count"] : null,
-      ["Last balance update", a.block_number_balance_updated_at == null ? "—" : blockLink(a.block_number_balance_updated_at)],
+      ["Last balance update", a.block_number_balance_updated_at == null ? "—" : blockLink(a.block_number_balance_updated_at), "balance-block"],
     ])),
     tabs(list));
 }
