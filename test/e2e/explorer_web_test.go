@@ -698,12 +698,7 @@ func checkWebLists(t *testing.T, n *Node, br *browser, base string, w *webChain,
 	}
 	br.shot(t, "blocks")
 	br.noErrors(t, "blocks")
-	br.open(t, base+"/txs")
-	if got := br.attrs(t, `tbody a[href^="/tx/"]`, "title"); len(got) == 0 || got[0] != w.transfer.TxHash.Hex() {
-		t.Errorf("txs list starts %v, want %s", got, w.transfer.TxHash.Hex())
-	}
-	br.shot(t, "txs")
-	br.noErrors(t, "txs")
+	checkWebTxsList(t, n, br, base, w, head)
 	br.open(t, base+"/tokens")
 	got := br.attrs(t, `tbody a[href^="/token/"]`, "href")
 	for _, tok := range []common.Address{w.token20, w.nft, w.multi} {
@@ -720,6 +715,51 @@ func checkWebLists(t *testing.T, n *Node, br *browser, base string, w *webChain,
 	}
 	br.shot(t, "verified-contracts")
 	br.noErrors(t, "verified contracts")
+}
+
+// checkWebTxsList: /txs counts the chain's transactions as the home page
+// does, split into EVM (from the JSON-RPC's blocks) and native (the rest),
+// and lists each kind newest first in its tab.
+func checkWebTxsList(t *testing.T, n *Node, br *browser, base string, w *webChain, head uint64) {
+	total, _ := n.allTxCounts(t, head, 0)
+	evm := uint64(0)
+	for h := uint64(0); h <= head; h++ {
+		b, err := n.Eth.BlockByNumber(ctx(t), new(big.Int).SetUint64(h))
+		if err != nil {
+			t.Fatal(err)
+		}
+		evm += uint64(len(b.Transactions()))
+	}
+	if total-evm != 3 { // the bank send, the create-validator, the delegation
+		t.Fatalf("the chain has %d native transactions, the web chain made 3", total-evm)
+	}
+	var c struct {
+		EVM    string `json:"evm_transactions_count"`
+		Native string `json:"native_transactions_count"`
+		Total  string `json:"transactions_count"`
+	}
+	n.explorerJSON(t, nil, "", "/api/v2/native-transactions/counters", &c)
+	if c.Total != fmt.Sprint(total) || c.EVM != fmt.Sprint(evm) || c.Native != "3" {
+		t.Errorf("counters %+v; the chain has %d: %d EVM, 3 native", c, total, evm)
+	}
+	br.open(t, base+"/txs")
+	br.expect(t, `[data-field="txs-total"]`, grouped(total))
+	br.expect(t, `[data-field="txs-evm"]`, grouped(evm))
+	br.expect(t, `[data-field="txs-native"]`, "3")
+	if got := br.attrs(t, `#panel-evm tbody a[href^="/tx/"]`, "title"); len(got) == 0 || got[0] != w.transfer.TxHash.Hex() {
+		t.Errorf("EVM txs list starts %v, want %s", got, w.transfer.TxHash.Hex())
+	}
+	br.shot(t, "txs")
+	br.run(t, "native tab", chromedp.Click(chromedp.CSS("#tab-native")), chromedp.WaitVisible(chromedp.CSS("#panel-native tbody")))
+	want := []string{}
+	for _, x := range []*coretypes.ResultTx{w.nativeDelegate, w.nativeStake, w.nativeSend} {
+		want = append(want, "0x"+strings.ToLower(x.Hash.String()))
+	}
+	if got := br.attrs(t, `#panel-native tbody a[href^="/tx/"]`, "title"); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("native txs list %v, want %v", got, want)
+	}
+	br.shot(t, "txs-native")
+	br.noErrors(t, "txs")
 }
 
 func checkWebValidators(t *testing.T, n *Node, br *browser, base string, w *webChain) {
