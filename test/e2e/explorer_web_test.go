@@ -801,17 +801,29 @@ func checkWebSearch(t *testing.T, n *Node, br *browser, base string, w *webChain
 		t.Fatal(err)
 	}
 	native := "0x" + strings.ToLower(w.nativeSend.Hash.String())
+	operator, _ := accounts.NewPrefixes("ember").Encode(accounts.KindValidator, w.validatorOp[:])
+	// An exact match opens its page, from a shared results link too.
 	for q, want := range map[string]string{
 		blk:                                   "/block/" + blk,
-		blkHash:                               "/block/" + blk,
-		cmt.BlockID.Hash.String():             "/block/" + evm.Number.String(), // CometBFT's spelling: no 0x, upper case
+		blkHash:                               "/block/" + blkHash,
+		cmt.BlockID.Hash.String():             "/block/" + evm.Hash().Hex(), // CometBFT's spelling: no 0x, upper case
 		w.nativeSend.Hash.String():            "/tx/" + native,
 		native:                                "/tx/" + native,
 		w.transfer.TxHash.Hex():               "/tx/" + w.transfer.TxHash.Hex(),
 		w.a.Address.Hex():                     "/address/" + w.a.Address.Hex(),
 		accounts.Bech32("ember", w.a.Address): "/address/" + w.a.Address.Hex(),
-		"Ember Token":                         "/token/" + w.token20.Hex(),
-		"EMB":                                 "/token/" + w.token20.Hex(),
+		operator:                              "/address/" + w.validatorOp.Hex(),
+	} {
+		br.open(t, base+"/search-results?q="+q)
+		waitAt(t, br, base+want)
+		br.noErrors(t, "search "+q)
+	}
+	// Names list what they match: tokens, verified contracts.
+	for q, want := range map[string]string{
+		"Ember Token": "/token/" + w.token20.Hex(),
+		"EMB":         "/token/" + w.token20.Hex(),
+		"shapes":      "/address/" + w.shapes.Hex(),
+		"EmberTok":    "/address/" + w.token20.Hex(), // the verified contract EmberToken
 	} {
 		br.open(t, base+"/search-results?q="+strings.ReplaceAll(q, " ", "+"))
 		if got := br.attrs(t, "#search-results a", "href"); !strings.Contains(" "+strings.Join(got, " ")+" ", " "+want+" ") {
@@ -819,8 +831,23 @@ func checkWebSearch(t *testing.T, n *Node, br *browser, base string, w *webChain
 		}
 		br.noErrors(t, "search "+q)
 	}
+	br.open(t, base+"/search-results?q=EmberTok")
+	if got := br.text(t, "#search-results li:last-child a"); got != "Contract EmberToken "+w.token20.Hex() {
+		t.Errorf("contract hit reads %q", got)
+	}
+	if got := get(t, br, "header box value", chromedp.Evaluate[string](`document.querySelector('header input[name="q"]').value`)); got != "EmberTok" {
+		t.Errorf("header box holds %q on the results page, want the query", got)
+	}
 	br.shot(t, "search-results")
-	// The home page's box suggests as one types; arrow down and Enter go.
+	// The header's box, on any page: Enter on an exact match goes
+	// straight to it.
+	for _, page := range []string{"/blocks", "/address/" + w.a.Address.Hex(), "/tx/" + w.transfer.TxHash.Hex()} {
+		br.open(t, base+page)
+		br.run(t, "header search on "+page, chromedp.SendKeys(chromedp.CSS(`header input[name="q"]`), w.reverted.TxHash.Hex()), pressEnter)
+		waitAt(t, br, base+"/tx/"+w.reverted.TxHash.Hex())
+		br.expect(t, `[data-field="hash"]`, w.reverted.TxHash.Hex())
+	}
+	// It suggests as one types; arrow down and Enter go.
 	br.open(t, base+"/")
 	br.run(t, "type a tx hash",
 		chromedp.SendKeys(chromedp.CSS(`input[name="q"]`), w.transfer.TxHash.Hex()),
@@ -833,6 +860,23 @@ func checkWebSearch(t *testing.T, n *Node, br *browser, base string, w *webChain
 	br.open(t, base+"/search-results?q=nothing-like-this")
 	br.expect(t, `[data-field="no-results"]`, "Nothing matches “nothing-like-this”.")
 	br.noErrors(t, "search box")
+}
+
+// waitAt waits until the browser is at url (a redirect done by the page)
+// and the page there has loaded.
+func waitAt(t *testing.T, br *browser, url string) {
+	t.Helper()
+	var loc string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		ctx, cancel := context.WithTimeout(br.ctx, 2*time.Second)
+		loc, _ = chromedp.Run(ctx, chromedp.Location())
+		cancel()
+		if strings.SplitN(loc, "#", 2)[0] == url {
+			br.run(t, "load "+url, chromedp.WaitNotPresent(chromedp.CSS("main > p.loading")))
+			return
+		}
+	}
+	t.Fatalf("at %s, want %s", loc, url)
 }
 
 var apiNotFound = regexp.MustCompile(`404`)

@@ -1,8 +1,7 @@
-// Home: search, chain stats, the daily transactions chart, and the latest
+// Home: chain stats, the daily transactions chart, and the latest
 // blocks and transactions, polled every second while the tab is visible.
 import { api, h, num, coin, ago, short, addr, txLink, blockLink, status, mainEl, gwei } from "../lib.js";
 import { lineChart } from "../chart.js";
-import { searchBox } from "../search.js";
 
 const POLL_MS = 1000;
 
@@ -14,7 +13,6 @@ export default async function home() {
   const txsBox = h("div", { id: "latest-txs" });
   mainEl().replaceChildren(
     h("h1", { class: "visually-hidden" }, "Ember explorer"),
-    searchBox(),
     statsBox,
     h("h2", {}, "Daily transactions"), chartBox,
     h("div", { class: "cols" },
