@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -41,6 +42,7 @@ type webChain struct {
 	deployTx                *types.Receipt // the ERC-20's creation
 	reverted                *types.Receipt // burn by a stranger: "not allowed"
 	seenCall                *types.Receipt // a zero-value call of b after b's last balance change (the reverted tx's fee)
+	pageTo                  common.Address // received more transfers than one page holds (paging)
 	trace                   *traceFixture  // internal calls
 	transfer                *types.Receipt // the last tx: an ERC-20 transfer (the click path's)
 	twin                    common.Address // the ERC-20's code again, left unverified (the verify form's)
@@ -130,9 +132,16 @@ func buildWebChain(t *testing.T, n *Node) *webChain {
 		t.Fatalf("delegate: %d %s", w.nativeDelegate.TxResult.Code, w.nativeDelegate.TxResult.Log)
 	}
 
+	// One page and a few rows more of transfers to pageTo, for paging.
+	w.pageTo = common.BytesToAddress(crypto.Keccak256([]byte("web-paging"))[:20])
+	n.waitAll(t, n.explorerBatch(t, devKeys[5], w.pageTo, webPageRows))
+
 	w.transfer = n.call(t, w.a, w.token20, erc20, "transfer", w.recipient, webTokenAmount)
 	return w
 }
+
+// webPageRows is how many transfers pageTo received: a page (50) and 5.
+const webPageRows = 55
 
 var (
 	webTokenAmount    = new(big.Int).Mul(big.NewInt(12345), big.NewInt(1e17)) // 1,234.5 tokens of 18 decimals, as people send
@@ -223,6 +232,8 @@ func TestExplorerWeb(t *testing.T) {
 	t.Run("lists", func(t *testing.T) { checkWebLists(t, n, br, base, w, head) })
 	t.Run("validators", func(t *testing.T) { checkWebValidators(t, n, br, base, w) })
 	t.Run("search", func(t *testing.T) { checkWebSearch(t, n, br, base, w, head) })
+	t.Run("paging", func(t *testing.T) { checkWebPaging(t, n, br, base, w) })
+	t.Run("titles", func(t *testing.T) { checkWebTitles(t, br, base, w) })
 	t.Run("not found", func(t *testing.T) { checkWebNotFound(t, n, br, base) })
 	t.Run("click path", func(t *testing.T) { checkWebClicks(t, n, br, base, w) })
 	t.Run("every tab", func(t *testing.T) { checkWebTabs(t, br, base, w) })
@@ -860,6 +871,110 @@ func checkWebSearch(t *testing.T, n *Node, br *browser, base string, w *webChain
 	br.open(t, base+"/search-results?q=nothing-like-this")
 	br.expect(t, `[data-field="no-results"]`, "Nothing matches “nothing-like-this”.")
 	br.noErrors(t, "search box")
+}
+
+// checkWebPaging: an address's transactions a page at a time, the pages
+// in the URL: Next, Back, Forward, a shared link of page 2 and its
+// Previous each show the API's rows; each row has its age (the API's
+// timestamp in the title) and a copy button beside every hash.
+func checkWebPaging(t *testing.T, n *Node, br *browser, base string, w *webChain) {
+	type row struct {
+		Hash      string `json:"hash"`
+		Timestamp string `json:"timestamp"`
+		From      struct {
+			Hash string `json:"hash"`
+		} `json:"from"`
+	}
+	var p1, p2 struct {
+		Items []row          `json:"items"`
+		Next  map[string]any `json:"next_page_params"`
+	}
+	path := "/api/v2/addresses/" + w.pageTo.Hex() + "/transactions"
+	n.explorerJSON(t, nil, "", path, &p1)
+	if len(p1.Items) != 50 || p1.Next == nil {
+		t.Fatalf("page 1: %d rows, next %v", len(p1.Items), p1.Next)
+	}
+	q := url.Values{}
+	for k, v := range p1.Next {
+		q.Set(k, fmt.Sprint(v))
+	}
+	n.explorerJSON(t, nil, "", path+"?"+q.Encode(), &p2)
+	if len(p2.Items) != webPageRows-50 || p2.Next != nil {
+		t.Fatalf("page 2: %d rows, next %v", len(p2.Items), p2.Next)
+	}
+	hashes := func(rows []row) string {
+		var out []string
+		for _, r := range rows {
+			out = append(out, r.Hash)
+		}
+		return strings.Join(out, " ")
+	}
+	rows := `#panel-transactions tbody a[href^="/tx/"]`
+	shows := func(what string, want []row, page string) {
+		t.Helper()
+		br.expect(t, `#panel-transactions [data-field="page-number"]`, "Page "+page)
+		if got := strings.Join(br.attrs(t, rows, "title"), " "); got != hashes(want) {
+			t.Errorf("%s: rows\n%s\nwant\n%s", what, got, hashes(want))
+		}
+	}
+	addrURL := base + "/address/" + w.pageTo.Hex()
+	br.open(t, addrURL)
+	shows("page 1", p1.Items, "1")
+	// Age and copy buttons, row by row.
+	ages := get(t, br, "ages", chromedp.Evaluate[[]string](`[...document.querySelectorAll("#panel-transactions tbody td.age time")].map(e => e.getAttribute("title") + "|" + e.textContent)`))
+	agePattern := regexp.MustCompile(`^\d+ (s|min|h|d) ago$`)
+	for i, a := range ages {
+		title, text, _ := strings.Cut(a, "|")
+		if i >= len(p1.Items) || title != p1.Items[i].Timestamp || !agePattern.MatchString(text) {
+			t.Errorf("row %d age %q (title %q), want the API's %s as \"N s ago\"", i, text, title, p1.Items[i].Timestamp)
+		}
+	}
+	if len(ages) != 50 {
+		t.Errorf("%d ages for 50 rows", len(ages))
+	}
+	uncopied := get(t, br, "copy buttons", chromedp.Evaluate[[]string](`[...document.querySelectorAll('#panel-transactions tbody a.hash')]
+		.filter(a => { const b = a.nextElementSibling; return !b || !b.matches("button.copy") || b.dataset.copy !== a.getAttribute("title"); })
+		.map(a => a.getAttribute("title"))`))
+	if len(uncopied) > 0 {
+		t.Errorf("hashes without their copy button: %v", uncopied)
+	}
+	br.run(t, "next", chromedp.Click(chromedp.CSS(`#panel-transactions [data-page-link="Next"]`)))
+	shows("after Next", p2.Items, "2")
+	page2 := get(t, br, "page 2 URL", chromedp.Location())
+	if !strings.Contains(page2, "?transactions=") {
+		t.Errorf("page 2 is not in the URL: %s", page2)
+	}
+	br.run(t, "back", chromedp.NavigateBack())
+	shows("after Back", p1.Items, "1")
+	if loc := get(t, br, "URL", chromedp.Location()); strings.SplitN(loc, "#", 2)[0] != addrURL {
+		t.Errorf("Back went to %s, want %s", loc, addrURL)
+	}
+	br.run(t, "forward", chromedp.NavigateForward())
+	shows("after Forward", p2.Items, "2")
+	// A shared link of page 2, and its Previous.
+	br.open(t, "about:blank")
+	br.open(t, page2)
+	shows("shared link", p2.Items, "2")
+	br.run(t, "previous", chromedp.Click(chromedp.CSS(`#panel-transactions [data-page-link="Previous"]`)))
+	shows("after Previous", p1.Items, "1")
+	br.shot(t, "paging")
+	br.noErrors(t, "paging")
+}
+
+// checkWebTitles: the title bar names the object with its hash in full.
+func checkWebTitles(t *testing.T, br *browser, base string, w *webChain) {
+	blk := w.transfer.BlockNumber.String()
+	for path, want := range map[string]string{
+		"/tx/" + w.transfer.TxHash.Hex():                       "Transaction " + w.transfer.TxHash.Hex() + " · Ember",
+		"/block/" + blk:                                        "Block " + blk + " " + w.transfer.BlockHash.Hex() + " · Ember",
+		"/address/" + w.recipient.Hex():                        "Address " + w.recipient.Hex() + " · Ember",
+		"/address/" + w.shapes.Hex():                           "Contract Shapes " + w.shapes.Hex() + " · Ember",
+		"/tx/0x" + strings.ToLower(w.nativeSend.Hash.String()): "Native transaction 0x" + strings.ToLower(w.nativeSend.Hash.String()) + " · Ember",
+	} {
+		br.open(t, base+path)
+		get(t, br, "wait for the title of "+path, chromedp.Poll[bool](fmt.Sprintf("document.title === %q", want)))
+		br.noErrors(t, "title "+path)
+	}
 }
 
 // waitAt waits until the browser is at url (a redirect done by the page)

@@ -59,6 +59,10 @@ export function searchBox(value = "") {
     else if (e.key === "ArrowUp" && items.length) { e.preventDefault(); active = (active - 1 + items.length) % items.length; mark(); }
     else if (e.key === "Escape") close();
     else if (e.key === "Enter" && active >= 0 && !list.hidden) { e.preventDefault(); location.href = items[active][1]; }
+    // Enter without a pick submits (the submit handler jumps to an exact
+    // match), whether or not the key also sends the character that makes
+    // a browser submit a form on its own.
+    else if (e.key === "Enter") { e.preventDefault(); form.requestSubmit(); }
   });
   const form = h("form", { class: "search", role: "search", action: "/search-results", method: "get" }, input, list);
   form.addEventListener("submit", async (e) => {

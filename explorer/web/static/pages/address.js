@@ -3,7 +3,7 @@
 // history, the account's stake (delegations, unbonding entries, pending
 // rewards), and for a contract its code, ABI, read/write methods and the
 // verification form.
-import { api, rpc, bech32Decode, h, render, fields, num, coin, decCoin, bothSpellings, tabs, paged, table, units, tokenLink, addr, txLink, blockLink, ago } from "../lib.js";
+import { api, rpc, bech32Decode, h, render, titled, age, fields, num, coin, decCoin, bothSpellings, tabs, paged, table, units, tokenLink, addr, txLink, blockLink } from "../lib.js";
 import { txCols, transferCols, internalCols, logCols, nativeCols, listTable } from "./lists.js";
 import { lineChart } from "../chart.js";
 import { checksum } from "../keccak.js";
@@ -44,6 +44,7 @@ export default async function address([, id]) {
       ["Last balance update", a.block_number_balance_updated_at == null ? "—" : blockLink(a.block_number_balance_updated_at), "balance-block"],
     ])),
     tabs(list));
+  titled((a.is_contract ? "Contract" + (a.name ? " " + a.name : "") : "Address") + " " + a.hash);
 }
 
 // unindexed shows an address without EVM activity: its balance read from
@@ -58,6 +59,7 @@ async function unindexed(hex) {
     h("p", { class: "muted", "data-field": "unindexed" }, "No EVM transaction of this address is indexed; the balance is the node's."),
     h("h2", {}, "Staking"),
     h("div", { id: "panel-staking" }, await stakingPanel("/addresses/" + hex)));
+  titled("Address " + checksum(hex));
 }
 
 const balanceCols = [
@@ -69,7 +71,7 @@ const balanceCols = [
 
 const validatedCols = [
   ["Block", (b) => blockLink(b.height)],
-  ["Age", (b) => ago(b.timestamp)],
+  ["Age", (b) => age(b.timestamp)],
   ["Txs", (b) => num(b.transactions_count), "num"],
 ];
 

@@ -2,7 +2,7 @@
 // spellings of from/to, value, fee, gas, nonce, type, decoded input, the
 // summary, and tabs for logs, token transfers, the internal call tree,
 // state changes and the raw trace.
-import { api, h, render, fields, num, group, coin, gwei, time, bothSpellings, blockLink, status, addr, tabs, paged, table, units, short, tokenLink } from "../lib.js";
+import { api, h, render, titled, hashText, age, fields, num, group, coin, gwei, time, bothSpellings, blockLink, status, addr, tabs, paged, table, units, short, tokenLink } from "../lib.js";
 import { listTable } from "./lists.js";
 
 export default async function tx([, hash]) {
@@ -15,7 +15,7 @@ export default async function tx([, hash]) {
   // or {raw} data no verified ABI declares.
   const revert = t.revert_reason;
   render("Transaction",
-    h("p", { class: "mono hash", "data-field": "hash" }, t.hash),
+    h("p", {}, hashText(t.hash, "hash", "transaction hash")),
     // render takes nodes only: a null would print as text.
     summary && summary.data && summary.data.summaries.length
       ? h("ul", { class: "card", "data-field": "summary" }, summary.data.summaries.map((s) => h("li", {}, sentence(s))))
@@ -49,6 +49,7 @@ export default async function tx([, hash]) {
       ["State changes", () => paged("/transactions/" + hash + "/state-changes", listTable(stateCols), "No state changes.")],
       ["Raw trace", () => rawTrace(hash)],
     ]));
+  titled("Transaction " + t.hash);
 }
 
 // nativeTx shows a native (Cosmos) transaction: its result, fee and gas,
@@ -56,7 +57,7 @@ export default async function tx([, hash]) {
 function nativeTx(t) {
   const n = t.native;
   render("Native transaction",
-    h("p", { class: "mono hash", "data-field": "hash" }, t.hash),
+    h("p", {}, hashText(t.hash, "hash", "transaction hash")),
     h("div", { class: "card" }, fields([
       ["Status", [status(t), t.status === "error" ? h("span", { "data-field": "native-log" }, " ", n.log, " (", n.codespace, " code ", String(n.code), ")") : null]],
       ["Block", blockLink(t.block_number), "block"],
@@ -74,6 +75,7 @@ function nativeTx(t) {
     ])),
     h("h2", {}, "Messages"),
     h("div", { "data-field": "messages" }, n.messages.map(nativeMsg)));
+  titled("Native transaction " + t.hash);
 }
 
 function nativeMsg(m, i) {
