@@ -102,6 +102,10 @@ func (h *handlers) serve(fn func(*request) (any, error)) http.Handler {
 		)
 		switch {
 		case err == nil:
+			if f, ok := v.(*csvFile); ok { // csvexport.go
+				writeCSV(w, f)
+				return
+			}
 			writeJSON(w, http.StatusOK, v)
 		case errors.As(err, &ae):
 			writeJSON(w, ae.status, message(ae.msg))

@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -234,6 +236,7 @@ func TestExplorerWeb(t *testing.T) {
 	t.Run("search", func(t *testing.T) { checkWebSearch(t, n, br, base, w, head) })
 	t.Run("paging", func(t *testing.T) { checkWebPaging(t, n, br, base, w) })
 	t.Run("titles", func(t *testing.T) { checkWebTitles(t, br, base, w) })
+	t.Run("csv", func(t *testing.T) { checkWebCSV(t, n, br, base, w) })
 	t.Run("not found", func(t *testing.T) { checkWebNotFound(t, n, br, base) })
 	t.Run("click path", func(t *testing.T) { checkWebClicks(t, n, br, base, w) })
 	t.Run("every tab", func(t *testing.T) { checkWebTabs(t, br, base, w) })
@@ -912,7 +915,12 @@ func checkWebPaging(t *testing.T, n *Node, br *browser, base string, w *webChain
 	rows := `#panel-transactions tbody a[href^="/tx/"]`
 	shows := func(what string, want []row, page string) {
 		t.Helper()
-		br.expect(t, `#panel-transactions [data-field="page-number"]`, "Page "+page)
+		// Back and Forward within the page return before the list has
+		// loaded its page: wait for it, then read.
+		get(t, br, what+": page "+page, chromedp.Poll[bool](fmt.Sprintf(`(() => {
+			const e = document.querySelector('#panel-transactions [data-field="page-number"]');
+			return !!e && e.textContent === %q && !document.querySelector('#panel-transactions .paged[aria-busy]');
+		})()`, "Page "+page)))
 		if got := strings.Join(br.attrs(t, rows, "title"), " "); got != hashes(want) {
 			t.Errorf("%s: rows\n%s\nwant\n%s", what, got, hashes(want))
 		}
@@ -959,6 +967,88 @@ func checkWebPaging(t *testing.T, n *Node, br *browser, base string, w *webChain
 	shows("after Previous", p1.Items, "1")
 	br.shot(t, "paging")
 	br.noErrors(t, "paging")
+}
+
+// checkWebCSV: the address page's CSV links; each file's rows are the
+// API's values: a's transactions (all of them, newest first) and the
+// recipient's token transfer (the amount to the wei, the tx's fee).
+func checkWebCSV(t *testing.T, n *Node, br *browser, base string, w *webChain) {
+	br.open(t, base+"/address/"+w.a.Address.Hex())
+	today := time.Now().UTC().Format(time.DateOnly)
+	links := br.attrs(t, `[data-field="csv-export"] a[data-csv]`, "href")
+	wantLinks := []string{
+		"/api/v2/addresses/" + w.a.Address.Hex() + "/transactions/csv?from_period=1970-01-01&to_period=" + today,
+		"/api/v2/addresses/" + w.a.Address.Hex() + "/token-transfers/csv?from_period=1970-01-01&to_period=" + today,
+	}
+	if strings.Join(links, " ") != strings.Join(wantLinks, " ") {
+		t.Fatalf("CSV links %v, want %v", links, wantLinks)
+	}
+	readCSV := func(path string) [][]string {
+		t.Helper()
+		status, body := n.explorerGet(t, path)
+		if status != 200 {
+			t.Fatalf("GET %s: %d %s", path, status, body)
+		}
+		rows, err := csv.NewReader(bytes.NewReader(body)).ReadAll()
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		return rows
+	}
+	rows := readCSV(wantLinks[0])
+	nonce, err := n.Eth.NonceAt(ctx(t), w.a.Address, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1+int(nonce) { // a sent every one of its transactions
+		t.Fatalf("%d rows, a sent %d transactions", len(rows)-1, nonce)
+	}
+	var list struct {
+		Items []struct {
+			Hash      string `json:"hash"`
+			Value     string `json:"value"`
+			Status    string `json:"status"`
+			Timestamp string `json:"timestamp"`
+			Block     uint64 `json:"block_number"`
+			Fee       struct {
+				Value string `json:"value"`
+			} `json:"fee"`
+		} `json:"items"`
+	}
+	n.explorerJSON(t, nil, "", "/api/v2/addresses/"+w.a.Address.Hex()+"/transactions", &list)
+	for i, it := range list.Items {
+		ts, _ := time.Parse(time.RFC3339, it.Timestamp)
+		r := rows[1+i]
+		if r[0] != it.Hash || r[1] != fmt.Sprint(it.Block) || r[2] != fmt.Sprint(ts.Unix()) || r[3] != strings.ToLower(w.a.Address.Hex()) ||
+			r[6] != "OUT" || r[7] != it.Value || r[8] != it.Fee.Value || r[9] != it.Status {
+			t.Errorf("row %d %v, the API says %+v", i, r, it)
+		}
+	}
+	// The last transfer's receipt: its fee to the wei.
+	last := rows[1]
+	rc := w.transfer
+	fee := new(big.Int).Mul(new(big.Int).SetUint64(rc.GasUsed), rc.EffectiveGasPrice)
+	if last[0] != rc.TxHash.Hex() || last[8] != fee.String() || last[14] != "transfer" {
+		t.Errorf("newest row %v; want %s, fee %v, method transfer", last, rc.TxHash.Hex(), fee)
+	}
+	rows = readCSV("/api/v2/addresses/" + w.recipient.Hex() + "/token-transfers/csv?from_period=1970-01-01&to_period=" + today)
+	want := []string{rc.TxHash.Hex(), rc.BlockNumber.String(), "", strings.ToLower(w.a.Address.Hex()), strings.ToLower(w.recipient.Hex()),
+		strings.ToLower(w.token20.Hex()), "IN", "EMB", webTokenAmount.String(), fee.String(), "ok", "", ""}
+	if len(rows) != 2 {
+		t.Fatalf("recipient's transfers: %v", rows)
+	}
+	want[2] = rows[1][2] // the time: checked against the block's below
+	if strings.Join(rows[1], ",") != strings.Join(want, ",") {
+		t.Errorf("recipient's transfer\n%v\nwant\n%v", rows[1], want)
+	}
+	hdr, err := n.Eth.HeaderByNumber(ctx(t), rc.BlockNumber)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows[1][2] != fmt.Sprint(hdr.Time) {
+		t.Errorf("transfer time %s, block time %d", rows[1][2], hdr.Time)
+	}
+	br.noErrors(t, "csv")
 }
 
 // checkWebTitles: the title bar names the object with its hash in full.

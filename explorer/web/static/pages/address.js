@@ -43,8 +43,17 @@ export default async function address([, id]) {
       Number(c.validations_count) > 0 ? ["Blocks proposed", num(c.validations_count), "validations-count"] : null,
       ["Last balance update", a.block_number_balance_updated_at == null ? "—" : blockLink(a.block_number_balance_updated_at), "balance-block"],
     ])),
+    csvLinks(a.hash),
     tabs(list));
   titled((a.is_contract ? "Contract" + (a.name ? " " + a.name : "") : "Address") + " " + a.hash);
+}
+
+// csvLinks download the address's transactions and token transfers as
+// CSV (Blockscout's columns), from its first day to today.
+function csvLinks(hash) {
+  const q = "?from_period=1970-01-01&to_period=" + new Date().toISOString().slice(0, 10);
+  const link = (what, label) => h("a", { href: "/api/v2/addresses/" + hash + "/" + what + "/csv" + q, download: "", "data-csv": what }, label);
+  return h("p", { class: "muted", "data-field": "csv-export" }, "Download CSV: ", link("transactions", "transactions"), " · ", link("token-transfers", "token transfers"));
 }
 
 // unindexed shows an address without EVM activity: its balance read from
