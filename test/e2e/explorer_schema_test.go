@@ -39,7 +39,7 @@ var specTypes = map[string]map[string]any{
 		"confirmation_duration": map[string]any{"type": "array", "items": map[string]any{"type": "number"}},
 		// {raw} or a DecodedInput (blockscout-fields.md, and the 11.2.7
 		// spec's oneOf); the YAML's string is the "Awaiting…" text of old.
-		"revert_reason": map[string]any{"type": "object"},
+		"revert_reason": map[string]any{"type": "object", "nullable": true},
 	},
 }
 
