@@ -82,7 +82,7 @@ type Log struct {
 type Address struct {
 	Hash            common.Address
 	Balance         *big.Int
-	BalanceBlock    uint64 // block the balance was read at
+	BalanceBlock    uint64 // block the balance last changed in (never changed: first seen)
 	FirstSeen       uint64
 	LastSeen        uint64
 	TxCount         uint64 // transactions sent, received or creating it

@@ -75,4 +75,9 @@ type NativeStore interface {
 	// AddressNativeTxs lists the native transactions that sent from or
 	// named addr, newest first.
 	AddressNativeTxs(ctx context.Context, addr common.Address, after NativeCursor, limit int) ([]NativeTx, error)
+	// NativeTxs lists the chain's native transactions, newest first.
+	NativeTxs(ctx context.Context, after NativeCursor, limit int) ([]NativeTx, error)
+	// NativeTxCount is how many native transactions are indexed (the
+	// transactions counter counts them beside the EVM ones).
+	NativeTxCount(ctx context.Context) (uint64, error)
 }

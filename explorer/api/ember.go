@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/emberchain/ember/accounts"
@@ -70,7 +69,7 @@ type ValidatorList struct {
 
 // RevertReason is /api/v2/transactions/{hash}/revert-reason.
 type RevertReason struct {
-	RevertReason *string `json:"revert_reason"` // decoded Error(string)/Panic, or null
+	RevertReason *string `json:"revert_reason"` // the decoded error's text (decode.Revert.Text), or null
 	Error        *string `json:"error"`         // the EVM's error, or null (success)
 }
 
@@ -181,28 +180,18 @@ func (h *handlers) revertReason(r *request) (any, error) {
 		return nil, err
 	}
 	out := RevertReason{}
-	if t.Status == 1 || h.b.Tracer == nil {
+	if t.Status == 1 {
 		return out, nil
 	}
-	top, err := h.b.Tracer.CallTrace(r.Context(), hash)
-	if errors.Is(err, explorer.ErrCannotTrace) {
-		return out, nil
+	f, err := h.failure(r.Context(), hash) // revert.go
+	if err != nil || f == nil {
+		return out, err
 	}
-	if err != nil {
-		return nil, err
+	if f.evmError != "" {
+		out.Error = &f.evmError
 	}
-	if top.Error != "" {
-		out.Error = &top.Error
-	}
-	reason := top.RevertReason
-	if reason == "" && len(top.Output) > 0 {
-		// Error(string) or Panic(uint256) in the revert data.
-		if r, err := abi.UnpackRevert(top.Output); err == nil {
-			reason = r
-		}
-	}
-	if reason != "" {
-		out.RevertReason = &reason
+	if f.revert != nil {
+		out.RevertReason = &f.revert.Text
 	}
 	return out, nil
 }

@@ -67,3 +67,19 @@ func (s *fakeStore) AddressNativeTxs(_ context.Context, a common.Address, after 
 func (s *fakeStore) BlockByCometHash(context.Context, common.Hash) (*explorer.Block, error) {
 	return nil, explorer.ErrNotFound
 }
+
+func (s *fakeStore) NativeTxs(_ context.Context, after explorer.NativeCursor, limit int) ([]explorer.NativeTx, error) {
+	all := fakeNatives()
+	var out []explorer.NativeTx
+	for i := len(all) - 1; i >= 0 && len(out) < limit; i-- {
+		t := all[i]
+		if !after.Set || t.BlockNumber < after.BlockNumber || t.BlockNumber == after.BlockNumber && t.Position < after.Position {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+func (s *fakeStore) NativeTxCount(context.Context) (uint64, error) {
+	return uint64(len(fakeNatives())), nil
+}

@@ -46,7 +46,8 @@ var (
 const fakeTokenABI = `[{"type":"function","name":"transfer","stateMutability":"nonpayable",` +
 	`"inputs":[{"name":"to","type":"address"},{"name":"amount","type":"uint256"}],"outputs":[{"name":"","type":"bool"}]},` +
 	`{"type":"event","name":"Transfer","anonymous":false,"inputs":[{"name":"from","type":"address","indexed":true},` +
-	`{"name":"to","type":"address","indexed":true},{"name":"value","type":"uint256","indexed":false}]}]`
+	`{"name":"to","type":"address","indexed":true},{"name":"value","type":"uint256","indexed":false}]},` +
+	`{"type":"error","name":"NotEnough","inputs":[{"name":"have","type":"uint256"},{"name":"need","type":"uint256"}]}]`
 
 func gweiOf(n int64) *big.Int  { return new(big.Int).Mul(big.NewInt(n), big.NewInt(1e9)) }
 func etherOf(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), big.NewInt(1e18)) }
@@ -330,7 +331,7 @@ func (s *fakeStore) Stats(context.Context, int64) (*explorer.Stats, error) {
 	for _, b := range s.blocks {
 		gas += b.GasUsed
 	}
-	return &explorer.Stats{Blocks: uint64(len(s.blocks)), Transactions: uint64(len(s.txs)), Addresses: uint64(len(s.addrs)),
+	return &explorer.Stats{Blocks: uint64(len(s.blocks)), Transactions: uint64(len(s.txs) + len(fakeNatives())), Addresses: uint64(len(s.addrs)),
 		GasUsed: gas, TxsToday: 3, GasUsedToday: 63000, AvgBlockMilli: 2000, Utilization: 0.07}, nil
 }
 

@@ -95,13 +95,13 @@ func blockJSON(b *explorer.Block, c contracts) *blockItem {
 	}
 }
 
-// txResult is Blockscout's result text: the reason of a failure is only
-// known once internal transactions are traced, which it words this way.
+// txResult is Blockscout's status and result text; a failure's result is
+// its reason, which fillFailures (revert.go) reads by re-executing it.
 func txResult(status uint8) (string, string) {
 	if status == 1 {
 		return "ok", "success"
 	}
-	return "error", "Error: (Awaiting internal transactions for reason)"
+	return "error", resultReverted
 }
 
 func txTypes(t *explorer.Tx, c contracts) []string {

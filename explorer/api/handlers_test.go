@@ -44,6 +44,25 @@ func fakeHandler(t *testing.T) http.Handler {
 	}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 }
 
+// fakeOperator is the miner's validator operator address, embervaloper1….
+func fakeOperator() string {
+	s, err := accounts.NewPrefixes("ember").Encode(accounts.KindValidator, fakeMiner[:])
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// fakeAccountPub is an emberpub1… key: a bech32 of the chain that names no
+// account, found as nothing.
+func fakeAccountPub() string {
+	s, err := accounts.NewPrefixes("ember").Encode(accounts.KindAccountPub, make([]byte, 33))
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
 // fakePending is the pool: a transfer to Bob and a call of the token.
 var fakePending = []explorer.PendingTx{
 	{From: fakeAlice, Tx: types.NewTx(&types.DynamicFeeTx{Nonce: 59, GasTipCap: gweiOf(2), GasFeeCap: gweiOf(30), Gas: 21000,
@@ -109,6 +128,10 @@ var goldenPaths = map[string]string{
 	"search_native_tx":          "/api/v2/search?q=" + hashOf("native", 8).Hex()[2:],
 	"check_redirect":            "/api/v2/search/check-redirect?q=" + hashOf("block", 2).Hex(),
 	"check_redirect_none":       "/api/v2/search/check-redirect?q=nothing",
+	"search_contract":           "/api/v2/search?q=faketok",
+	"search_operator":           "/api/v2/search?q=" + fakeOperator(),
+	"check_redirect_operator":   "/api/v2/search/check-redirect?q=" + fakeOperator(),
+	"search_account_pub":        "/api/v2/search?q=" + fakeAccountPub(),
 	"health":                    "/api/health",
 	"token":                     "/api/v2/tokens/" + fakeToken.Hex(),
 	"token_transfers":           "/api/v2/tokens/" + fakeToken.Hex() + "/transfers",
@@ -139,6 +162,10 @@ var goldenPaths = map[string]string{
 	"tx_native_failed":          "/api/v2/transactions/" + hashOf("native", 9).Hex(),
 	"block_native_txs":          "/api/v2/blocks/8/native-transactions",
 	"address_native_txs":        "/api/v2/addresses/" + fakeAlice.Hex() + "/native-transactions",
+	"native_txs":                "/api/v2/native-transactions",
+	"native_txs_after":          "/api/v2/native-transactions?block_number=9&index=0&items_count=1",
+	"native_txs_bad_cursor":     "/api/v2/native-transactions?block_number=x",
+	"native_counters":           "/api/v2/native-transactions/counters",
 	"err_bad_hash":              "/api/v2/transactions/0x12",
 	"err_unknown_tx":            "/api/v2/transactions/" + hashOf("nothing", 0).Hex(),
 	"err_bad_cursor":            "/api/v2/transactions?block_number=x",

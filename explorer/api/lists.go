@@ -49,6 +49,9 @@ func (h *handlers) txItems(ctx context.Context, txs []explorer.Tx) ([]*txItem, e
 	if err := h.decodeTxs(ctx, txs, items); err != nil { // decode.go
 		return nil, err
 	}
+	if err := h.fillFailures(ctx, txs, items, maxListTraces); err != nil { // revert.go
+		return nil, err
+	}
 	return items, h.fillTxTokenTransfers(ctx, txs, items) // tokens.go
 }
 

@@ -45,6 +45,8 @@ type nativeMsgItem struct {
 func (h *handlers) nativeRoutes(mux *http.ServeMux) {
 	mux.Handle("GET /api/v2/blocks/{id}/native-transactions", h.serve(h.blockNativeTxs))
 	mux.Handle("GET /api/v2/addresses/{hash}/native-transactions", h.serve(h.addressNativeTxs))
+	mux.Handle("GET /api/v2/native-transactions", h.serve(h.nativeTxs))
+	mux.Handle("GET /api/v2/native-transactions/counters", h.serve(h.nativeCounters))
 }
 
 // nativeTx answers /transactions/{hash} for a hash no EVM transaction has.
@@ -105,6 +107,53 @@ func (h *handlers) addressNativeTxs(r *request) (any, error) {
 		func(last *explorer.NativeTx, n uint64) any {
 			return txPosition{BlockNumber: last.BlockNumber, Index: last.Position, ItemsCount: n}
 		})
+}
+
+// nativeTxs lists the chain's native transactions, newest first, with the
+// cursor of /transactions (block_number, index: the position).
+func (h *handlers) nativeTxs(r *request) (any, error) {
+	after, err := r.txCursor()
+	if err != nil {
+		return nil, err
+	}
+	count, err := r.itemsCount()
+	if err != nil {
+		return nil, err
+	}
+	txs, err := h.b.Store.NativeTxs(r.Context(),
+		explorer.NativeCursor{Set: after.Set, BlockNumber: after.BlockNumber, Position: after.Index}, PageSize+1)
+	if err != nil {
+		return nil, err
+	}
+	return keysetPage(txs, count, func(txs []explorer.NativeTx) ([]*txItem, error) { return h.nativeItems(r.Context(), txs) },
+		func(last *explorer.NativeTx, n uint64) any {
+			return txPosition{BlockNumber: last.BlockNumber, Index: last.Position, ItemsCount: n}
+		})
+}
+
+// TxKindCounters is /api/v2/native-transactions/counters: the chain's
+// transactions as /stats counts them (total_transactions, the home
+// page's counter), split into the EVM and the native ones.
+type TxKindCounters struct {
+	EVM    string `json:"evm_transactions_count"`
+	Native string `json:"native_transactions_count"`
+	Total  string `json:"transactions_count"`
+}
+
+func (h *handlers) nativeCounters(r *request) (any, error) {
+	st, err := h.b.Store.Stats(r.Context(), h.b.Now().Unix())
+	if err != nil {
+		return nil, err
+	}
+	native, err := h.b.Store.NativeTxCount(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	evm := uint64(0)
+	if st.Transactions > native { // read apart: a batch may land between them
+		evm = st.Transactions - native
+	}
+	return TxKindCounters{EVM: u64(evm), Native: u64(native), Total: u64(evm + native)}, nil
 }
 
 // nativeItems renders native transactions, the contracts among their

@@ -16,8 +16,9 @@ type handlers struct {
 	b   *Backend
 	log *slog.Logger
 
-	supply heightCache[*big.Int]
-	gas    heightCache[gasSample]
+	supply   heightCache[*big.Int]
+	gas      heightCache[gasSample]
+	failures failureCache // revert.go
 }
 
 // request is one call: the HTTP request and its parsed path and query.
@@ -101,6 +102,10 @@ func (h *handlers) serve(fn func(*request) (any, error)) http.Handler {
 		)
 		switch {
 		case err == nil:
+			if f, ok := v.(*csvFile); ok { // csvexport.go
+				writeCSV(w, f)
+				return
+			}
 			writeJSON(w, http.StatusOK, v)
 		case errors.As(err, &ae):
 			writeJSON(w, ae.status, message(ae.msg))

@@ -134,7 +134,7 @@ type txItem struct {
 	PriorityFee          *string         `json:"priority_fee"`
 	RawInput             string          `json:"raw_input"`
 	Result               string          `json:"result"`
-	RevertReason         null            `json:"revert_reason"`
+	RevertReason         any             `json:"revert_reason"` // revert.go: DecodedInput, {raw}, or null
 	Status               *string         `json:"status"`
 	Timestamp            *string         `json:"timestamp"`
 	To                   *addressRef     `json:"to"`
@@ -396,15 +396,15 @@ type txHit struct {
 }
 
 type addressHit struct {
-	Address          string `json:"address"`
-	AddressHash      string `json:"address_hash"`
-	Certified        bool   `json:"certified"`
-	ENSInfo          null   `json:"ens_info"`
-	ContractVerified bool   `json:"is_smart_contract_verified"`
-	Name             null   `json:"name"`
-	Reputation       string `json:"reputation"`
-	Type             string `json:"type"` // address or contract
-	URL              string `json:"url"`
+	Address          string  `json:"address"`
+	AddressHash      string  `json:"address_hash"`
+	Certified        bool    `json:"certified"`
+	ENSInfo          null    `json:"ens_info"`
+	ContractVerified bool    `json:"is_smart_contract_verified"`
+	Name             *string `json:"name"` // a verified contract's
+	Reputation       string  `json:"reputation"`
+	Type             string  `json:"type"` // address or contract
+	URL              string  `json:"url"`
 }
 
 // redirect is /search/check-redirect: where the front end goes for q.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/explorer"
 )
 
@@ -47,7 +48,44 @@ func (h *handlers) find(ctx context.Context, q string) (*searchHit, error) {
 			Address: a.Hash.Hex(), AddressHash: a.Hash.Hex(), Reputation: "ok", Type: kind, URL: "/address/" + a.Hash.Hex(),
 		}}, nil
 	}
+	if op, ok := h.parseOperator(q); ok {
+		// A validator's operator (embervaloper1…) is its account: the
+		// address page shows it whether or not the index has seen it
+		// (a validator made by a native transaction may have no EVM
+		// activity).
+		return &searchHit{kind: "address", param: op.Hex(), item: addressHit{
+			Address: op.Hex(), AddressHash: op.Hex(), Reputation: "ok", Type: "address", URL: "/address/" + op.Hex(),
+		}}, nil
+	}
 	return nil, nil
+}
+
+// parseOperator reads a validator operator address (embervaloper1…).
+func (h *handlers) parseOperator(q string) (common.Address, bool) {
+	kind, data, err := accounts.NewPrefixes(h.b.Prefix).Decode(q)
+	if err != nil || kind != accounts.KindValidator {
+		return common.Address{}, false
+	}
+	return common.BytesToAddress(data), true
+}
+
+// contractSearch finds verified contracts whose name contains q, newest
+// verification first.
+func (h *handlers) contractSearch(ctx context.Context, q string) ([]any, error) {
+	if q == "" || len(q) > 256 {
+		return nil, nil
+	}
+	list, err := h.b.Store.VerifiedContracts(ctx, q, "", 0, PageSize)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]any, len(list))
+	for i := range list {
+		a, name := list[i].Address.Hex(), list[i].Name
+		out[i] = addressHit{Address: a, AddressHash: a, ContractVerified: true, Name: &name, Reputation: "ok",
+			Type: "contract", URL: "/address/" + a}
+	}
+	return out, nil
 }
 
 // findHash looks a 32-byte hash up as each kind of object that has one.
@@ -90,8 +128,9 @@ func ignoreNotFound(err error) error {
 	return err
 }
 
-// search is /api/v2/search: the exact match, if any, on one page. Names of
-// tokens and contracts are not indexed yet.
+// search is /api/v2/search: the exact match, if any, then the tokens whose
+// name or symbol and the verified contracts whose name contain q, on one
+// page.
 func (h *handlers) search(r *request) (any, error) {
 	hit, err := h.find(r.Context(), r.URL.Query().Get("q"))
 	if err != nil {
@@ -101,11 +140,16 @@ func (h *handlers) search(r *request) (any, error) {
 	if hit != nil {
 		items = append(items, hit.item)
 	}
-	tokens, err := h.tokenSearch(r.Context(), strings.TrimSpace(r.URL.Query().Get("q"))) // tokens.go
+	q := strings.TrimSpace(r.URL.Query().Get("q"))
+	tokens, err := h.tokenSearch(r.Context(), q) // tokens.go
 	if err != nil {
 		return nil, err
 	}
-	return onePage(append(items, tokens...)), nil
+	contracts, err := h.contractSearch(r.Context(), q)
+	if err != nil {
+		return nil, err
+	}
+	return onePage(append(append(items, tokens...), contracts...)), nil
 }
 
 func (h *handlers) checkRedirect(r *request) (any, error) {

@@ -61,6 +61,8 @@ func Handler(b *Backend, log *slog.Logger) http.Handler {
 		"/api/v2/transactions/{hash}/logs":              h.txLogs,
 		"/api/v2/addresses/{hash}":                      h.address,
 		"/api/v2/addresses/{hash}/transactions":         h.addressTxs,
+		"/api/v2/addresses/{hash}/transactions/csv":     h.addressTxsCSV,
+		"/api/v2/addresses/{hash}/token-transfers/csv":  h.addressTransfersCSV,
 		"/api/v2/addresses/{hash}/counters":             h.addressCounters,
 		"/api/v2/addresses/{hash}/coin-balance-history": h.coinBalanceHistory,
 		"/api/v2/main-page/blocks":                      h.mainPageBlocks,

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/emberchain/ember/explorer"
 )
@@ -15,7 +16,16 @@ import (
 // that self-destructed), and the state around block 4's token transfer.
 type fakeTracer struct{}
 
+// fakeNotEnough is the data block 5's failed call reverts with: the fake
+// token's custom error NotEnough(1, 5).
+var fakeNotEnough = append(crypto.Keccak256([]byte("NotEnough(uint256,uint256)"))[:4],
+	append(common.LeftPadBytes([]byte{1}, 32), common.LeftPadBytes([]byte{5}, 32)...)...)
+
 func (fakeTracer) CallTrace(_ context.Context, hash common.Hash) (*explorer.CallTrace, error) {
+	if hash == hashOf("tx", 5) {
+		return &explorer.CallTrace{Type: "CALL", From: fakeAlice, To: &fakeToken, Gas: 21000, GasUsed: 21000,
+			Input: common.FromHex("0xdeadbeef"), Output: fakeNotEnough, Error: "execution reverted"}, nil
+	}
 	if hash != hashOf("tx", 7) {
 		return nil, explorer.ErrNotFound
 	}

@@ -147,6 +147,13 @@ INSERT INTO daily_totals (day, tx_count, gas_used)
 	ON CONFLICT (day) DO UPDATE SET tx_count = daily_totals.tx_count + excluded.tx_count;
 UPDATE counters SET value = value + (SELECT COUNT(*) FROM native_txs) WHERE name = 'transactions';
 `,
+	// 9: balance_block is the block an address's balance last changed in
+	// (its newest coin_balances row), or, never changed, the block it was
+	// first seen in; indexed before, it was the block last seen.
+	`
+UPDATE addresses SET balance_block = COALESCE(
+	(SELECT MAX(block_number) FROM coin_balances WHERE coin_balances.address = addresses.hash), first_seen);
+`,
 }
 
 // migrate brings the schema up to date.

@@ -118,3 +118,18 @@ func (s *Store) AddressNativeTxs(ctx context.Context, addr common.Address, after
 		JOIN native_txs n ON n.block_number = a.block_number AND n.position = a.position
 		WHERE a.address = ?`+cond+` ORDER BY a.block_number DESC, a.position DESC LIMIT ?`, args...)
 }
+
+// NativeTxs implements explorer.NativeStore: a keyset range of the unique
+// (block_number, position) index, newest first.
+func (s *Store) NativeTxs(ctx context.Context, after explorer.NativeCursor, limit int) ([]explorer.NativeTx, error) {
+	cond, args := keyset("n.block_number", "n.position", explorer.TxCursor{Set: after.Set, BlockNumber: after.BlockNumber, Index: after.Position})
+	return many(ctx, s, s.scanNative, `SELECT `+nativeCols+` FROM native_txs n WHERE 1 = 1`+cond+`
+		ORDER BY n.block_number DESC, n.position DESC LIMIT ?`, append(args, limit)...)
+}
+
+// NativeTxCount implements explorer.NativeStore.
+func (s *Store) NativeTxCount(ctx context.Context) (uint64, error) {
+	var n int64
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM native_txs`).Scan(&n)
+	return uint64(n), err
+}

@@ -418,12 +418,15 @@ func blockActivity(b *explorer.IndexedBlock) map[common.Address]*activity {
 }
 
 // addrRow is what a batch adds to one address row: the newest balance, the
-// blocks it was first and last seen in, and its activity, summed so that an
-// address the batch touches in many blocks is written once.
+// blocks it was first and last seen in, the last block of the batch its
+// balance changed in (changed false: none did), and its activity, summed so
+// that an address the batch touches in many blocks is written once.
 type addrRow struct {
-	balance     *big.Int
-	first, last int64
-	act         activity
+	balance      *big.Int
+	first, last  int64
+	changed      bool
+	balanceBlock int64
+	act          activity
 }
 
 // addresses records the balance changes of every address the block touched
@@ -451,6 +454,7 @@ func (w *writer) addresses(b *explorer.IndexedBlock) error {
 		if t.After.Cmp(t.Before) == 0 {
 			continue
 		}
+		row.changed, row.balanceBlock = true, n
 		var txHash any
 		if t.TxHash != nil {
 			txHash = key(t.TxHash[:])
@@ -479,8 +483,8 @@ func (w *writer) flushAddresses() error {
 		if err != nil {
 			return err
 		}
-		w.newAddrs += uint64(len(chunk) - known)
-		if err := w.upsertAddresses(chunk); err != nil {
+		w.newAddrs += uint64(len(chunk) - len(known))
+		if err := w.upsertAddresses(chunk, known); err != nil {
 			return err
 		}
 	}
@@ -499,31 +503,64 @@ func placeholders(n, per int) string {
 	return strings.TrimSuffix(strings.Repeat(group+", ", n), ", ")
 }
 
-// knownAddresses counts how many of addrs the database already holds.
-func (w *writer) knownAddresses(addrs []common.Address) (int, error) {
+// knownAddresses is the set of addrs (as stored keys) the database already
+// holds.
+func (w *writer) knownAddresses(addrs []common.Address) (map[string]bool, error) {
 	args := make([]any, len(addrs))
 	for i, a := range addrs {
 		args[i] = addrKey(a)
 	}
-	st, err := w.stmt(`SELECT COUNT(*) FROM addresses WHERE hash IN ` + placeholders(1, len(addrs)))
+	st, err := w.stmt(`SELECT hash FROM addresses WHERE hash IN ` + placeholders(1, len(addrs)))
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	var n int
-	err = st.QueryRowContext(w.ctx, args...).Scan(&n)
-	return n, err
+	rows, err := st.QueryContext(w.ctx, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	known := map[string]bool{}
+	for rows.Next() {
+		var h string
+		if err := rows.Scan(&h); err != nil {
+			return nil, err
+		}
+		known[h] = true
+	}
+	return known, rows.Err()
 }
 
-func (w *writer) upsertAddresses(addrs []common.Address) error {
+// keepBalanceBlock is the balance_block an upsert passes for a known
+// address whose balance the batch did not change: the update keeps the
+// stored block (the one its balance last changed in).
+const keepBalanceBlock = -1
+
+// balanceBlockFor is the block an address row's balance dates from: the last
+// block of the batch that changed it; for an address new to the database
+// whose balance the batch never changed, the block it was first seen (its
+// balance was first read there); for a known one, keepBalanceBlock.
+func (r *addrRow) balanceBlockFor(known bool) int64 {
+	switch {
+	case r.changed:
+		return r.balanceBlock
+	case known:
+		return keepBalanceBlock
+	default:
+		return r.first
+	}
+}
+
+func (w *writer) upsertAddresses(addrs []common.Address, known map[string]bool) error {
 	args := make([]any, 0, len(addrs)*9)
 	for _, a := range addrs {
 		r := w.addrs[a]
-		args = append(args, addrKey(a), w.wei(r.balance), r.last, r.first, r.last,
+		args = append(args, addrKey(a), w.wei(r.balance), r.balanceBlockFor(known[addrKey(a)]), r.first, r.last,
 			int64(r.act.txs), int64(r.act.gasUsed), int64(r.act.validated), 0)
 	}
 	return w.exec(`INSERT INTO addresses (hash, balance, balance_block, first_seen, last_seen, tx_count, gas_used,
 		blocks_validated, is_contract) VALUES `+placeholders(len(addrs), 9)+`
-		ON CONFLICT (hash) DO UPDATE SET balance = excluded.balance, balance_block = excluded.balance_block,
+		ON CONFLICT (hash) DO UPDATE SET balance = excluded.balance,
+		balance_block = CASE WHEN excluded.balance_block < 0 THEN addresses.balance_block ELSE excluded.balance_block END,
 		last_seen = excluded.last_seen, tx_count = addresses.tx_count + excluded.tx_count,
 		gas_used = addresses.gas_used + excluded.gas_used,
 		blocks_validated = addresses.blocks_validated + excluded.blocks_validated`, args...)

@@ -274,6 +274,7 @@ var shell = template.Must(template.New("shell").Parse(`<!doctype html>
 <a class="brand" href="/"><img src="{{.Static}}/favicon.svg" alt="" width="24" height="24"> Ember explorer</a>
 <a href="/blocks">Blocks</a><a href="/txs">Transactions</a><a href="/tokens">Tokens</a><a href="/verified-contracts">Contracts</a><a href="/validators">Validators</a>
 </nav>
+<form class="search" role="search" action="/search-results" method="get"><input type="search" name="q" aria-label="Search by block, transaction, address or name" placeholder="Block, transaction, address (0x…, ember1…, embervaloper1…), token or contract name"></form>
 <button type="button" id="theme-toggle" aria-label="Switch between light and dark theme">◐</button>
 </header>
 <main id="main" tabindex="-1"><p class="loading" role="status">Loading…</p>

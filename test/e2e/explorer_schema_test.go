@@ -37,6 +37,9 @@ var specTypes = map[string]map[string]any{
 	"Transaction": {
 		"gas_limit":             map[string]any{"type": "string"},
 		"confirmation_duration": map[string]any{"type": "array", "items": map[string]any{"type": "number"}},
+		// {raw} or a DecodedInput (blockscout-fields.md, and the 11.2.7
+		// spec's oneOf); the YAML's string is the "Awaiting…" text of old.
+		"revert_reason": map[string]any{"type": "object", "nullable": true},
 	},
 }
 

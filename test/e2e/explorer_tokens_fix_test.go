@@ -176,9 +176,16 @@ func TestExplorerTokensFixWeb(t *testing.T) {
 		br.expect(t, `#h-txs`, "Latest EVM transactions view all")
 		sel := `#latest-blocks [data-block="` + strconv.FormatInt(send.Height, 10) + `"] [data-field="block-txs"]`
 		br.expect(t, sel, "1 tx")
+		// /txs: EVM and native transactions in two tabs, the native send
+		// the Native tab's only row.
 		br.open(t, base+"/txs")
-		br.expect(t, "h1", "EVM transactions")
-		br.expect(t, `[data-field="txs-scope"]`, "EVM transactions only. Native (Cosmos) transactions are listed on their block's and their address's pages.")
+		br.expect(t, "h1", "Transactions")
+		br.expect(t, `[data-field="txs-native"]`, "1")
+		br.run(t, "native tab", chromedp.Click(chromedp.CSS("#tab-native")), chromedp.WaitVisible(chromedp.CSS("#panel-native tbody")))
+		hash := "0x" + strings.ToLower(send.Hash.String())
+		if got := br.attrs(t, `#panel-native tbody a[href^="/tx/"]`, "href"); strings.Join(got, " ") != "/tx/"+hash {
+			t.Errorf("native tab lists %v, want [/tx/%s]", got, hash)
+		}
 		br.noErrors(t, "home and txs")
 	})
 }

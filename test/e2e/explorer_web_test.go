@@ -1,10 +1,13 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"fmt"
 	"math/big"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -40,6 +43,8 @@ type webChain struct {
 	recipient, nativeTo     common.Address
 	deployTx                *types.Receipt // the ERC-20's creation
 	reverted                *types.Receipt // burn by a stranger: "not allowed"
+	seenCall                *types.Receipt // a zero-value call of b after b's last balance change (the reverted tx's fee)
+	pageTo                  common.Address // received more transfers than one page holds (paging)
 	trace                   *traceFixture  // internal calls
 	transfer                *types.Receipt // the last tx: an ERC-20 transfer (the click path's)
 	twin                    common.Address // the ERC-20's code again, left unverified (the verify form's)
@@ -96,6 +101,9 @@ func buildWebChain(t *testing.T, n *Node) *webChain {
 	if w.reverted.Status != 0 {
 		t.Fatal("the stranger's burn did not revert")
 	}
+	// b is seen again without its balance changing: its last balance
+	// update stays the reverted tx's block.
+	w.seenCall = n.WaitReceipt(t, n.send(t, w.a.Private, txOpts{To: &w.b.Address, Gas: 21000}).Hash())
 
 	w.trace = buildTraceFixture(t, n)
 
@@ -126,9 +134,16 @@ func buildWebChain(t *testing.T, n *Node) *webChain {
 		t.Fatalf("delegate: %d %s", w.nativeDelegate.TxResult.Code, w.nativeDelegate.TxResult.Log)
 	}
 
+	// One page and a few rows more of transfers to pageTo, for paging.
+	w.pageTo = common.BytesToAddress(crypto.Keccak256([]byte("web-paging"))[:20])
+	n.waitAll(t, n.explorerBatch(t, devKeys[5], w.pageTo, webPageRows))
+
 	w.transfer = n.call(t, w.a, w.token20, erc20, "transfer", w.recipient, webTokenAmount)
 	return w
 }
+
+// webPageRows is how many transfers pageTo received: a page (50) and 5.
+const webPageRows = 55
 
 var (
 	webTokenAmount    = new(big.Int).Mul(big.NewInt(12345), big.NewInt(1e17)) // 1,234.5 tokens of 18 decimals, as people send
@@ -219,6 +234,9 @@ func TestExplorerWeb(t *testing.T) {
 	t.Run("lists", func(t *testing.T) { checkWebLists(t, n, br, base, w, head) })
 	t.Run("validators", func(t *testing.T) { checkWebValidators(t, n, br, base, w) })
 	t.Run("search", func(t *testing.T) { checkWebSearch(t, n, br, base, w, head) })
+	t.Run("paging", func(t *testing.T) { checkWebPaging(t, n, br, base, w) })
+	t.Run("titles", func(t *testing.T) { checkWebTitles(t, br, base, w) })
+	t.Run("csv", func(t *testing.T) { checkWebCSV(t, n, br, base, w) })
 	t.Run("not found", func(t *testing.T) { checkWebNotFound(t, n, br, base) })
 	t.Run("click path", func(t *testing.T) { checkWebClicks(t, n, br, base, w) })
 	t.Run("every tab", func(t *testing.T) { checkWebTabs(t, br, base, w) })
@@ -363,6 +381,23 @@ func checkWebTxs(t *testing.T, n *Node, br *browser, base string, w *webChain, h
 	if got := br.text(t, `[data-field="revert-reason"]`); got != "reverted: not allowed" {
 		t.Errorf("revert reason %q, want %q", got, "reverted: not allowed")
 	}
+	br.expect(t, `[data-field="revert-call"]`, "Error(string reason)")
+	var rt struct {
+		Result string `json:"result"`
+		Reason struct {
+			MethodCall string `json:"method_call"`
+			MethodID   string `json:"method_id"`
+			Params     []struct {
+				Name, Type string
+				Value      any
+			} `json:"parameters"`
+		} `json:"revert_reason"`
+	}
+	n.explorerJSON(t, nil, "", "/api/v2/transactions/"+w.reverted.TxHash.Hex(), &rt)
+	if rt.Result != "not allowed" || rt.Reason.MethodCall != "Error(string reason)" || rt.Reason.MethodID != "08c379a0" ||
+		len(rt.Reason.Params) != 1 || rt.Reason.Params[0].Value != "not allowed" {
+		t.Errorf("reverted tx: result %q, revert_reason %+v", rt.Result, rt.Reason)
+	}
 	br.shot(t, "tx-reverted")
 	br.noErrors(t, "tx reverted")
 
@@ -484,6 +519,8 @@ func checkWebAddresses(t *testing.T, n *Node, br *browser, base string, w *webCh
 		}
 		br.noErrors(t, c.url)
 	}
+	checkWebBalanceBlock(t, n, br, base, w)
+	br.open(t, base+"/address/"+w.a.Address.Hex())
 	br.run(t, "balance history", chromedp.Click(chromedp.CSS("#tab-coin-balance-history")), chromedp.WaitVisible(chromedp.CSS("#panel-coin-balance-history svg")))
 	// Every label of the chart lies inside it: a y label cut at the left
 	// edge ("…6 EMBER" of 9,999.986) reads as another number.
@@ -495,6 +532,33 @@ func checkWebAddresses(t *testing.T, n *Node, br *browser, base string, w *webCh
 	}
 	br.shot(t, "address")
 	br.noErrors(t, "address history")
+}
+
+// checkWebBalanceBlock: b's "Last balance update" is the block its balance
+// last changed in (the reverted tx's, whose fee b paid), by the JSON-RPC's
+// balances, not the later block of the zero-value call that saw it.
+func checkWebBalanceBlock(t *testing.T, n *Node, br *browser, base string, w *webChain) {
+	changed := w.reverted.BlockNumber
+	before, err := n.Eth.BalanceAt(ctx(t), w.b.Address, new(big.Int).Sub(changed, big.NewInt(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at, _ := n.Eth.BalanceAt(ctx(t), w.b.Address, changed)
+	now, _ := n.Eth.BalanceAt(ctx(t), w.b.Address, nil)
+	if before.Cmp(at) == 0 || at.Cmp(now) != 0 || w.seenCall.BlockNumber.Cmp(changed) <= 0 {
+		t.Fatalf("b: %v before block %v, %v at it, %v now; seen again in block %v", before, changed, at, now, w.seenCall.BlockNumber)
+	}
+	var a struct {
+		BalanceBlock uint64 `json:"block_number_balance_updated_at"`
+		Balance      string `json:"coin_balance"`
+	}
+	n.explorerJSON(t, nil, "", "/api/v2/addresses/"+w.b.Address.Hex(), &a)
+	if a.BalanceBlock != changed.Uint64() || a.Balance != now.String() {
+		t.Errorf("b: balance %s updated at block %d; want %v at block %v", a.Balance, a.BalanceBlock, now, changed)
+	}
+	br.open(t, base+"/address/"+w.b.Address.Hex())
+	br.expect(t, `[data-field="balance-block"]`, changed.String())
+	br.noErrors(t, "address b")
 }
 
 func checkWebContract(t *testing.T, n *Node, br *browser, base string, w *webChain) {
@@ -648,12 +712,7 @@ func checkWebLists(t *testing.T, n *Node, br *browser, base string, w *webChain,
 	}
 	br.shot(t, "blocks")
 	br.noErrors(t, "blocks")
-	br.open(t, base+"/txs")
-	if got := br.attrs(t, `tbody a[href^="/tx/"]`, "title"); len(got) == 0 || got[0] != w.transfer.TxHash.Hex() {
-		t.Errorf("txs list starts %v, want %s", got, w.transfer.TxHash.Hex())
-	}
-	br.shot(t, "txs")
-	br.noErrors(t, "txs")
+	checkWebTxsList(t, n, br, base, w, head)
 	br.open(t, base+"/tokens")
 	got := br.attrs(t, `tbody a[href^="/token/"]`, "href")
 	for _, tok := range []common.Address{w.token20, w.nft, w.multi} {
@@ -670,6 +729,51 @@ func checkWebLists(t *testing.T, n *Node, br *browser, base string, w *webChain,
 	}
 	br.shot(t, "verified-contracts")
 	br.noErrors(t, "verified contracts")
+}
+
+// checkWebTxsList: /txs counts the chain's transactions as the home page
+// does, split into EVM (from the JSON-RPC's blocks) and native (the rest),
+// and lists each kind newest first in its tab.
+func checkWebTxsList(t *testing.T, n *Node, br *browser, base string, w *webChain, head uint64) {
+	total, _ := n.allTxCounts(t, head, 0)
+	evm := uint64(0)
+	for h := uint64(0); h <= head; h++ {
+		b, err := n.Eth.BlockByNumber(ctx(t), new(big.Int).SetUint64(h))
+		if err != nil {
+			t.Fatal(err)
+		}
+		evm += uint64(len(b.Transactions()))
+	}
+	if total-evm != 3 { // the bank send, the create-validator, the delegation
+		t.Fatalf("the chain has %d native transactions, the web chain made 3", total-evm)
+	}
+	var c struct {
+		EVM    string `json:"evm_transactions_count"`
+		Native string `json:"native_transactions_count"`
+		Total  string `json:"transactions_count"`
+	}
+	n.explorerJSON(t, nil, "", "/api/v2/native-transactions/counters", &c)
+	if c.Total != fmt.Sprint(total) || c.EVM != fmt.Sprint(evm) || c.Native != "3" {
+		t.Errorf("counters %+v; the chain has %d: %d EVM, 3 native", c, total, evm)
+	}
+	br.open(t, base+"/txs")
+	br.expect(t, `[data-field="txs-total"]`, grouped(total))
+	br.expect(t, `[data-field="txs-evm"]`, grouped(evm))
+	br.expect(t, `[data-field="txs-native"]`, "3")
+	if got := br.attrs(t, `#panel-evm tbody a[href^="/tx/"]`, "title"); len(got) == 0 || got[0] != w.transfer.TxHash.Hex() {
+		t.Errorf("EVM txs list starts %v, want %s", got, w.transfer.TxHash.Hex())
+	}
+	br.shot(t, "txs")
+	br.run(t, "native tab", chromedp.Click(chromedp.CSS("#tab-native")), chromedp.WaitVisible(chromedp.CSS("#panel-native tbody")))
+	want := []string{}
+	for _, x := range []*coretypes.ResultTx{w.nativeDelegate, w.nativeStake, w.nativeSend} {
+		want = append(want, "0x"+strings.ToLower(x.Hash.String()))
+	}
+	if got := br.attrs(t, `#panel-native tbody a[href^="/tx/"]`, "title"); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("native txs list %v, want %v", got, want)
+	}
+	br.shot(t, "txs-native")
+	br.noErrors(t, "txs")
 }
 
 func checkWebValidators(t *testing.T, n *Node, br *browser, base string, w *webChain) {
@@ -711,17 +815,29 @@ func checkWebSearch(t *testing.T, n *Node, br *browser, base string, w *webChain
 		t.Fatal(err)
 	}
 	native := "0x" + strings.ToLower(w.nativeSend.Hash.String())
+	operator, _ := accounts.NewPrefixes("ember").Encode(accounts.KindValidator, w.validatorOp[:])
+	// An exact match opens its page, from a shared results link too.
 	for q, want := range map[string]string{
 		blk:                                   "/block/" + blk,
-		blkHash:                               "/block/" + blk,
-		cmt.BlockID.Hash.String():             "/block/" + evm.Number.String(), // CometBFT's spelling: no 0x, upper case
+		blkHash:                               "/block/" + blkHash,
+		cmt.BlockID.Hash.String():             "/block/" + evm.Hash().Hex(), // CometBFT's spelling: no 0x, upper case
 		w.nativeSend.Hash.String():            "/tx/" + native,
 		native:                                "/tx/" + native,
 		w.transfer.TxHash.Hex():               "/tx/" + w.transfer.TxHash.Hex(),
 		w.a.Address.Hex():                     "/address/" + w.a.Address.Hex(),
 		accounts.Bech32("ember", w.a.Address): "/address/" + w.a.Address.Hex(),
-		"Ember Token":                         "/token/" + w.token20.Hex(),
-		"EMB":                                 "/token/" + w.token20.Hex(),
+		operator:                              "/address/" + w.validatorOp.Hex(),
+	} {
+		br.open(t, base+"/search-results?q="+q)
+		waitAt(t, br, base+want)
+		br.noErrors(t, "search "+q)
+	}
+	// Names list what they match: tokens, verified contracts.
+	for q, want := range map[string]string{
+		"Ember Token": "/token/" + w.token20.Hex(),
+		"EMB":         "/token/" + w.token20.Hex(),
+		"shapes":      "/address/" + w.shapes.Hex(),
+		"EmberTok":    "/address/" + w.token20.Hex(), // the verified contract EmberToken
 	} {
 		br.open(t, base+"/search-results?q="+strings.ReplaceAll(q, " ", "+"))
 		if got := br.attrs(t, "#search-results a", "href"); !strings.Contains(" "+strings.Join(got, " ")+" ", " "+want+" ") {
@@ -729,8 +845,23 @@ func checkWebSearch(t *testing.T, n *Node, br *browser, base string, w *webChain
 		}
 		br.noErrors(t, "search "+q)
 	}
+	br.open(t, base+"/search-results?q=EmberTok")
+	if got := br.text(t, "#search-results li:last-child a"); got != "Contract EmberToken "+w.token20.Hex() {
+		t.Errorf("contract hit reads %q", got)
+	}
+	if got := get(t, br, "header box value", chromedp.Evaluate[string](`document.querySelector('header input[name="q"]').value`)); got != "EmberTok" {
+		t.Errorf("header box holds %q on the results page, want the query", got)
+	}
 	br.shot(t, "search-results")
-	// The home page's box suggests as one types; arrow down and Enter go.
+	// The header's box, on any page: Enter on an exact match goes
+	// straight to it.
+	for _, page := range []string{"/blocks", "/address/" + w.a.Address.Hex(), "/tx/" + w.transfer.TxHash.Hex()} {
+		br.open(t, base+page)
+		br.run(t, "header search on "+page, chromedp.SendKeys(chromedp.CSS(`header input[name="q"]`), w.reverted.TxHash.Hex()), pressEnter)
+		waitAt(t, br, base+"/tx/"+w.reverted.TxHash.Hex())
+		br.expect(t, `[data-field="hash"]`, w.reverted.TxHash.Hex())
+	}
+	// It suggests as one types; arrow down and Enter go.
 	br.open(t, base+"/")
 	br.run(t, "type a tx hash",
 		chromedp.SendKeys(chromedp.CSS(`input[name="q"]`), w.transfer.TxHash.Hex()),
@@ -743,6 +874,214 @@ func checkWebSearch(t *testing.T, n *Node, br *browser, base string, w *webChain
 	br.open(t, base+"/search-results?q=nothing-like-this")
 	br.expect(t, `[data-field="no-results"]`, "Nothing matches “nothing-like-this”.")
 	br.noErrors(t, "search box")
+}
+
+// checkWebPaging: an address's transactions a page at a time, the pages
+// in the URL: Next, Back, Forward, a shared link of page 2 and its
+// Previous each show the API's rows; each row has its age (the API's
+// timestamp in the title) and a copy button beside every hash.
+func checkWebPaging(t *testing.T, n *Node, br *browser, base string, w *webChain) {
+	type row struct {
+		Hash      string `json:"hash"`
+		Timestamp string `json:"timestamp"`
+		From      struct {
+			Hash string `json:"hash"`
+		} `json:"from"`
+	}
+	var p1, p2 struct {
+		Items []row          `json:"items"`
+		Next  map[string]any `json:"next_page_params"`
+	}
+	path := "/api/v2/addresses/" + w.pageTo.Hex() + "/transactions"
+	n.explorerJSON(t, nil, "", path, &p1)
+	if len(p1.Items) != 50 || p1.Next == nil {
+		t.Fatalf("page 1: %d rows, next %v", len(p1.Items), p1.Next)
+	}
+	q := url.Values{}
+	for k, v := range p1.Next {
+		q.Set(k, fmt.Sprint(v))
+	}
+	n.explorerJSON(t, nil, "", path+"?"+q.Encode(), &p2)
+	if len(p2.Items) != webPageRows-50 || p2.Next != nil {
+		t.Fatalf("page 2: %d rows, next %v", len(p2.Items), p2.Next)
+	}
+	hashes := func(rows []row) string {
+		var out []string
+		for _, r := range rows {
+			out = append(out, r.Hash)
+		}
+		return strings.Join(out, " ")
+	}
+	rows := `#panel-transactions tbody a[href^="/tx/"]`
+	shows := func(what string, want []row, page string) {
+		t.Helper()
+		// Back and Forward within the page return before the list has
+		// loaded its page: wait for it, then read.
+		get(t, br, what+": page "+page, chromedp.Poll[bool](fmt.Sprintf(`(() => {
+			const e = document.querySelector('#panel-transactions [data-field="page-number"]');
+			return !!e && e.textContent === %q && !document.querySelector('#panel-transactions .paged[aria-busy]');
+		})()`, "Page "+page)))
+		if got := strings.Join(br.attrs(t, rows, "title"), " "); got != hashes(want) {
+			t.Errorf("%s: rows\n%s\nwant\n%s", what, got, hashes(want))
+		}
+	}
+	addrURL := base + "/address/" + w.pageTo.Hex()
+	br.open(t, addrURL)
+	shows("page 1", p1.Items, "1")
+	// Age and copy buttons, row by row.
+	ages := get(t, br, "ages", chromedp.Evaluate[[]string](`[...document.querySelectorAll("#panel-transactions tbody td.age time")].map(e => e.getAttribute("title") + "|" + e.textContent)`))
+	agePattern := regexp.MustCompile(`^\d+ (s|min|h|d) ago$`)
+	for i, a := range ages {
+		title, text, _ := strings.Cut(a, "|")
+		if i >= len(p1.Items) || title != p1.Items[i].Timestamp || !agePattern.MatchString(text) {
+			t.Errorf("row %d age %q (title %q), want the API's %s as \"N s ago\"", i, text, title, p1.Items[i].Timestamp)
+		}
+	}
+	if len(ages) != 50 {
+		t.Errorf("%d ages for 50 rows", len(ages))
+	}
+	uncopied := get(t, br, "copy buttons", chromedp.Evaluate[[]string](`[...document.querySelectorAll('#panel-transactions tbody a.hash')]
+		.filter(a => { const b = a.nextElementSibling; return !b || !b.matches("button.copy") || b.dataset.copy !== a.getAttribute("title"); })
+		.map(a => a.getAttribute("title"))`))
+	if len(uncopied) > 0 {
+		t.Errorf("hashes without their copy button: %v", uncopied)
+	}
+	br.run(t, "next", chromedp.Click(chromedp.CSS(`#panel-transactions [data-page-link="Next"]`)))
+	shows("after Next", p2.Items, "2")
+	page2 := get(t, br, "page 2 URL", chromedp.Location())
+	if !strings.Contains(page2, "?transactions=") {
+		t.Errorf("page 2 is not in the URL: %s", page2)
+	}
+	br.run(t, "back", chromedp.NavigateBack())
+	shows("after Back", p1.Items, "1")
+	if loc := get(t, br, "URL", chromedp.Location()); strings.SplitN(loc, "#", 2)[0] != addrURL {
+		t.Errorf("Back went to %s, want %s", loc, addrURL)
+	}
+	br.run(t, "forward", chromedp.NavigateForward())
+	shows("after Forward", p2.Items, "2")
+	// A shared link of page 2, and its Previous.
+	br.open(t, "about:blank")
+	br.open(t, page2)
+	shows("shared link", p2.Items, "2")
+	br.run(t, "previous", chromedp.Click(chromedp.CSS(`#panel-transactions [data-page-link="Previous"]`)))
+	shows("after Previous", p1.Items, "1")
+	br.shot(t, "paging")
+	br.noErrors(t, "paging")
+}
+
+// checkWebCSV: the address page's CSV links; each file's rows are the
+// API's values: a's transactions (all of them, newest first) and the
+// recipient's token transfer (the amount to the wei, the tx's fee).
+func checkWebCSV(t *testing.T, n *Node, br *browser, base string, w *webChain) {
+	br.open(t, base+"/address/"+w.a.Address.Hex())
+	today := time.Now().UTC().Format(time.DateOnly)
+	links := br.attrs(t, `[data-field="csv-export"] a[data-csv]`, "href")
+	wantLinks := []string{
+		"/api/v2/addresses/" + w.a.Address.Hex() + "/transactions/csv?from_period=1970-01-01&to_period=" + today,
+		"/api/v2/addresses/" + w.a.Address.Hex() + "/token-transfers/csv?from_period=1970-01-01&to_period=" + today,
+	}
+	if strings.Join(links, " ") != strings.Join(wantLinks, " ") {
+		t.Fatalf("CSV links %v, want %v", links, wantLinks)
+	}
+	readCSV := func(path string) [][]string {
+		t.Helper()
+		status, body := n.explorerGet(t, path)
+		if status != 200 {
+			t.Fatalf("GET %s: %d %s", path, status, body)
+		}
+		rows, err := csv.NewReader(bytes.NewReader(body)).ReadAll()
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		return rows
+	}
+	rows := readCSV(wantLinks[0])
+	nonce, err := n.Eth.NonceAt(ctx(t), w.a.Address, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1+int(nonce) { // a sent every one of its transactions
+		t.Fatalf("%d rows, a sent %d transactions", len(rows)-1, nonce)
+	}
+	var list struct {
+		Items []struct {
+			Hash      string `json:"hash"`
+			Value     string `json:"value"`
+			Status    string `json:"status"`
+			Timestamp string `json:"timestamp"`
+			Block     uint64 `json:"block_number"`
+			Fee       struct {
+				Value string `json:"value"`
+			} `json:"fee"`
+		} `json:"items"`
+	}
+	n.explorerJSON(t, nil, "", "/api/v2/addresses/"+w.a.Address.Hex()+"/transactions", &list)
+	for i, it := range list.Items {
+		ts, _ := time.Parse(time.RFC3339, it.Timestamp)
+		r := rows[1+i]
+		if r[0] != it.Hash || r[1] != fmt.Sprint(it.Block) || r[2] != fmt.Sprint(ts.Unix()) || r[3] != strings.ToLower(w.a.Address.Hex()) ||
+			r[6] != "OUT" || r[7] != it.Value || r[8] != it.Fee.Value || r[9] != it.Status {
+			t.Errorf("row %d %v, the API says %+v", i, r, it)
+		}
+	}
+	// The last transfer's receipt: its fee to the wei.
+	last := rows[1]
+	rc := w.transfer
+	fee := new(big.Int).Mul(new(big.Int).SetUint64(rc.GasUsed), rc.EffectiveGasPrice)
+	if last[0] != rc.TxHash.Hex() || last[8] != fee.String() || last[14] != "transfer" {
+		t.Errorf("newest row %v; want %s, fee %v, method transfer", last, rc.TxHash.Hex(), fee)
+	}
+	rows = readCSV("/api/v2/addresses/" + w.recipient.Hex() + "/token-transfers/csv?from_period=1970-01-01&to_period=" + today)
+	want := []string{rc.TxHash.Hex(), rc.BlockNumber.String(), "", strings.ToLower(w.a.Address.Hex()), strings.ToLower(w.recipient.Hex()),
+		strings.ToLower(w.token20.Hex()), "IN", "EMB", webTokenAmount.String(), fee.String(), "ok", "", ""}
+	if len(rows) != 2 {
+		t.Fatalf("recipient's transfers: %v", rows)
+	}
+	want[2] = rows[1][2] // the time: checked against the block's below
+	if strings.Join(rows[1], ",") != strings.Join(want, ",") {
+		t.Errorf("recipient's transfer\n%v\nwant\n%v", rows[1], want)
+	}
+	hdr, err := n.Eth.HeaderByNumber(ctx(t), rc.BlockNumber)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows[1][2] != fmt.Sprint(hdr.Time) {
+		t.Errorf("transfer time %s, block time %d", rows[1][2], hdr.Time)
+	}
+	br.noErrors(t, "csv")
+}
+
+// checkWebTitles: the title bar names the object with its hash in full.
+func checkWebTitles(t *testing.T, br *browser, base string, w *webChain) {
+	blk := w.transfer.BlockNumber.String()
+	for path, want := range map[string]string{
+		"/tx/" + w.transfer.TxHash.Hex():                       "Transaction " + w.transfer.TxHash.Hex() + " · Ember",
+		"/block/" + blk:                                        "Block " + blk + " " + w.transfer.BlockHash.Hex() + " · Ember",
+		"/address/" + w.recipient.Hex():                        "Address " + w.recipient.Hex() + " · Ember",
+		"/address/" + w.shapes.Hex():                           "Contract Shapes " + w.shapes.Hex() + " · Ember",
+		"/tx/0x" + strings.ToLower(w.nativeSend.Hash.String()): "Native transaction 0x" + strings.ToLower(w.nativeSend.Hash.String()) + " · Ember",
+	} {
+		br.open(t, base+path)
+		get(t, br, "wait for the title of "+path, chromedp.Poll[bool](fmt.Sprintf("document.title === %q", want)))
+		br.noErrors(t, "title "+path)
+	}
+}
+
+// waitAt waits until the browser is at url (a redirect done by the page)
+// and the page there has loaded.
+func waitAt(t *testing.T, br *browser, url string) {
+	t.Helper()
+	var loc string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		ctx, cancel := context.WithTimeout(br.ctx, 2*time.Second)
+		loc, _ = chromedp.Run(ctx, chromedp.Location())
+		cancel()
+		if strings.SplitN(loc, "#", 2)[0] == url {
+			br.run(t, "load "+url, chromedp.WaitNotPresent(chromedp.CSS("main > p.loading")))
+			return
+		}
+	}
+	t.Fatalf("at %s, want %s", loc, url)
 }
 
 var apiNotFound = regexp.MustCompile(`404`)

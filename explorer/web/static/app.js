@@ -1,6 +1,7 @@
 // Entry point: the server's shell names the page (meta ember-page); its
 // module renders into <main> from the /api/v2 JSON.
 import { ApiError, h, render } from "./lib.js";
+import { searchBox } from "./search.js";
 
 const toggle = document.getElementById("theme-toggle");
 toggle.addEventListener("click", () => {
@@ -12,6 +13,14 @@ toggle.addEventListener("click", () => {
   try { localStorage.setItem("ember-theme", next); } catch (e) { /* not kept */ }
 });
 
+// The header's search box (a plain form in the shell) gets suggestions and
+// exact-match jumps; on the results page it holds the query.
+const headerSearch = document.querySelector("header.top form.search");
+if (headerSearch) {
+  const q = location.pathname === "/search-results" ? new URLSearchParams(location.search).get("q") || "" : "";
+  headerSearch.replaceWith(searchBox(q));
+}
+
 // Mark the current section in the navigation.
 for (const a of document.querySelectorAll("header nav a")) {
   if (a.getAttribute("href") !== "/" && location.pathname.startsWith(a.getAttribute("href"))) a.setAttribute("aria-current", "page");
@@ -20,7 +29,7 @@ for (const a of document.querySelectorAll("header nav a")) {
 export function notFound(what) {
   render("Not found",
     h("p", { "data-field": "not-found" }, what || "There is no page at " + location.pathname + "."),
-    h("p", {}, "Try the search on the ", h("a", { href: "/" }, "home page"), "."));
+    h("p", {}, "Try the search box above."));
 }
 
 // The connection banner: a heartbeat asks /api/health; while it (or a

@@ -77,14 +77,23 @@ export const num = (v) => v == null ? "—" : group(v);
 // gwei writes wei as Gwei, exactly.
 export const gwei = (wei) => wei == null ? "—" : units(wei, 9) + " Gwei";
 
+// ago is how long ago an ISO time was, as "12 s ago", "3 min ago",
+// "5 h ago", "2 d ago".
 export function ago(iso) {
   if (!iso) return "";
   const s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
-  if (s < 60) return s + "s ago";
-  if (s < 3600) return Math.floor(s / 60) + "m ago";
-  if (s < 86400) return Math.floor(s / 3600) + "h ago";
-  return Math.floor(s / 86400) + "d ago";
+  if (s < 60) return s + " s ago";
+  if (s < 3600) return Math.floor(s / 60) + " min ago";
+  if (s < 86400) return Math.floor(s / 3600) + " h ago";
+  return Math.floor(s / 86400) + " d ago";
 }
+
+// age is an age cell: "12 s ago", the exact timestamp (the API's) in its
+// title; every age on the page is kept current.
+export const age = (iso) => iso ? h("time", { datetime: iso, title: iso, "data-age": "" }, ago(iso)) : "—";
+setInterval(() => {
+  for (const t of document.querySelectorAll("time[data-age]")) t.textContent = ago(t.getAttribute("datetime"));
+}, 5000);
 
 export const time = (iso) => iso ? h("time", { datetime: iso, title: iso }, new Date(iso).toLocaleString() + " (" + ago(iso) + ")") : "—";
 
@@ -163,23 +172,33 @@ export async function rpc(method, params) {
 
 // ---- links and small widgets ----
 
-export function copyButton(text, what) {
+// copyButton copies text. The compact one (beside hashes in lists and
+// headers) draws its icon in CSS, so it adds no text to what it sits in
+// (a cell's or a field's text stays the hash).
+export function copyButton(text, what, compact) {
+  const label = compact ? "" : "Copy";
   return h("button", {
-    type: "button", class: "copy", "aria-label": "Copy " + what,
+    type: "button", class: compact ? "copy icon" : "copy", "aria-label": "Copy " + what, title: "Copy " + what, "data-copy": text,
     onclick: async (e) => {
+      e.preventDefault();
       const b = e.currentTarget;
-      try { await navigator.clipboard.writeText(text); b.textContent = "Copied"; } catch (err) { b.textContent = "Copy failed"; }
-      setTimeout(() => { b.textContent = "Copy"; }, 1500);
+      let ok = true;
+      try { await navigator.clipboard.writeText(text); } catch (err) { ok = false; }
+      if (compact) b.dataset.copied = ok ? "yes" : "no"; else b.textContent = ok ? "Copied" : "Copy failed";
+      setTimeout(() => { if (compact) delete b.dataset.copied; else b.textContent = label; }, 1500);
     },
-  }, "Copy");
+  }, label);
 }
+
+// withCopy is a hash's link (or text) and its copy button, kept together.
+const withCopy = (el, text, what) => h("span", { class: "hash-copy" }, el, copyButton(text, what, true));
 
 // addr links an address param ({hash, name, is_contract}) or a hash string.
 export function addr(a, opts = {}) {
   if (!a) return "—";
   const hash = typeof a === "string" ? a : a.hash;
   const label = (typeof a === "object" && a.name) ? a.name + " (" + short(hash) + ")" : (opts.full ? hash : short(hash));
-  return h("a", { href: "/address/" + hash, class: "mono hash", title: hash, "data-address": hash }, label);
+  return withCopy(h("a", { href: "/address/" + hash, class: "mono hash", title: hash, "data-address": hash }, label), hash, "address");
 }
 
 // bothSpellings shows an address as 0x and as bech32, each with a copy button.
@@ -191,7 +210,15 @@ export function bothSpellings(hash, field) {
     h("a", { href: "/address/" + b, class: "mono hash", "data-field": field + "-bech32" }, b), copyButton(b, field + " (" + prefix + "1…)"));
 }
 
-export const txLink = (hash, full) => h("a", { href: "/tx/" + hash, class: "mono hash", title: hash }, full ? hash : short(hash));
+export const txLink = (hash, full) => withCopy(h("a", { href: "/tx/" + hash, class: "mono hash", title: hash }, full ? hash : short(hash)), hash, "transaction hash");
+
+// hashText shows a page's own hash in full with its copy button.
+export const hashText = (hash, field, what) => withCopy(h("span", { class: "mono hash", "data-field": field }, hash), hash, what);
+
+// titled names the page in the browser's title bar and history (the hash
+// of a transaction, block or address in full, so tabs and bookmarks tell
+// them apart).
+export const titled = (t) => { document.title = t + " · Ember"; };
 export const blockLink = (n) => n == null ? "—" : h("a", { href: "/block/" + n }, String(n));
 export const tokenLink = (t) => h("a", { href: "/token/" + t.address_hash }, (t.name || short(t.address_hash)) + (t.symbol ? " (" + t.symbol + ")" : ""));
 
@@ -215,23 +242,55 @@ export function table(cols, items, caption) {
     h("tbody", {}, items.map((it) => h("tr", {}, cols.map(([, f, c]) => h("td", { class: c }, f(it))))))));
 }
 
-// paged shows a list endpoint a page at a time with Next (keyset
-// next_page_params) and First buttons. render turns items into an element.
-export function paged(path, render, empty = "Nothing here yet.") {
-  const box = h("div", { class: "paged" });
-  const load = async (params) => {
+// paged shows a list endpoint a page at a time with Previous, Next and
+// First (keyset next_page_params). The pages visited are in the URL (query
+// parameter key, by default the list's last path segment: "transactions",
+// "holders"…, distinct among a page's lists): the JSON array of the
+// cursors that led to the shown page, so Back and Forward step through the
+// pages, and a shared link opens the same page with a working Previous.
+// render turns items into an element.
+export function paged(path, render, empty = "Nothing here yet.", key = path.split("?")[0].split("/").pop()) {
+  const box = h("div", { class: "paged", "data-list": key });
+  const readStack = () => {
+    try {
+      const v = JSON.parse(new URLSearchParams(location.search).get(key) || "[]");
+      return Array.isArray(v) && v.every((c) => c && typeof c === "object") ? v : [];
+    } catch (e) { return []; }
+  };
+  const urlFor = (stack) => {
+    const u = new URL(location.href);
+    if (stack.length) u.searchParams.set(key, JSON.stringify(stack)); else u.searchParams.delete(key);
+    return u.pathname + u.search + u.hash;
+  };
+  let shown = null; // the stack on screen, as its URL text
+  const load = async (stack) => {
+    shown = JSON.stringify(stack);
     box.setAttribute("aria-busy", "true");
+    const params = stack[stack.length - 1];
     const q = params ? (path.includes("?") ? "&" : "?") + new URLSearchParams(params) : "";
     let page;
     try { page = await api(path + q); } catch (e) { box.replaceChildren(h("p", { class: "error" }, e.message)); return; }
     const items = Array.isArray(page) ? page : page.items;
+    const link = (label, to, rel) => h("a", {
+      href: urlFor(to), class: "button", rel, "data-page-link": label,
+      onclick: (e) => { if (e.ctrlKey || e.metaKey || e.shiftKey) return; e.preventDefault(); history.pushState(null, "", urlFor(to)); load(to); },
+    }, label);
+    const next = page && page.next_page_params;
     box.replaceChildren(items.length ? render(items) : h("p", { class: "muted" }, empty),
-      h("div", { class: "pager" },
-        params ? h("button", { type: "button", onclick: () => load(null) }, "First page") : null,
-        page && page.next_page_params ? h("button", { type: "button", onclick: () => load(page.next_page_params) }, "Next page") : null));
+      h("nav", { class: "pager", "aria-label": "Pages" },
+        stack.length > 1 ? link("First", [], null) : null,
+        stack.length ? link("Previous", stack.slice(0, -1), "prev") : null,
+        h("span", { class: "muted", "data-field": "page-number" }, "Page " + (stack.length + 1)),
+        next ? link("Next", stack.concat([next]), "next") : null));
     box.removeAttribute("aria-busy");
   };
-  load(null);
+  // Back and Forward: each list shows its page of the URL now.
+  addEventListener("popstate", () => {
+    if (!box.isConnected) return;
+    const stack = readStack();
+    if (JSON.stringify(stack) !== shown) load(stack);
+  });
+  load(readStack());
   return box;
 }
 

@@ -1,6 +1,19 @@
-// The search box: suggestions from /api/v2/search as one types (arrow keys
-// and Enter pick one); Enter without a pick goes to the search results.
+// The search box in every page's header: suggestions from /api/v2/search
+// as one types (arrow keys and Enter pick one); Enter without a pick goes
+// straight to an exact match (a block, a transaction, an address or a
+// validator operator, by /api/v2/search/check-redirect), else to the
+// search results.
 import { api, h, short } from "./lib.js";
+
+// exactTarget is the page an exact match of q opens, null when q is no
+// exact match.
+export async function exactTarget(q) {
+  const r = await api("/search/check-redirect?q=" + encodeURIComponent(q));
+  if (!r.redirect) return null;
+  if (r.type === "block") return "/block/" + (/^[1-9][0-9]*$|^0$/.test(q) ? q : r.parameter);
+  if (r.type === "transaction") return "/tx/" + r.parameter;
+  return "/address/" + r.parameter;
+}
 
 // describe turns a search item into [label, url].
 export function describe(it) {
@@ -8,7 +21,7 @@ export function describe(it) {
     case "block": return ["Block " + it.block_number, "/block/" + it.block_number];
     case "transaction": return ["Transaction " + it.transaction_hash, "/tx/" + it.transaction_hash];
     case "token": return ["Token " + (it.name || "") + (it.symbol ? " (" + it.symbol + ")" : "") + " " + short(it.address_hash), "/token/" + it.address_hash];
-    case "contract": return ["Contract " + it.address_hash, "/address/" + it.address_hash];
+    case "contract": return ["Contract " + (it.name ? it.name + " " : "") + it.address_hash, "/address/" + it.address_hash];
     default: return ["Address " + (it.address_hash || it.address), "/address/" + (it.address_hash || it.address)];
   }
 }
@@ -46,6 +59,19 @@ export function searchBox(value = "") {
     else if (e.key === "ArrowUp" && items.length) { e.preventDefault(); active = (active - 1 + items.length) % items.length; mark(); }
     else if (e.key === "Escape") close();
     else if (e.key === "Enter" && active >= 0 && !list.hidden) { e.preventDefault(); location.href = items[active][1]; }
+    // Enter without a pick submits (the submit handler jumps to an exact
+    // match), whether or not the key also sends the character that makes
+    // a browser submit a form on its own.
+    else if (e.key === "Enter") { e.preventDefault(); form.requestSubmit(); }
   });
-  return h("form", { class: "search", role: "search", action: "/search-results", method: "get" }, input, list);
+  const form = h("form", { class: "search", role: "search", action: "/search-results", method: "get" }, input, list);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const q = input.value.trim();
+    if (!q) return;
+    let target = null;
+    try { target = await exactTarget(q); } catch (err) { /* the results page says what it can */ }
+    location.href = target || "/search-results?q=" + encodeURIComponent(q);
+  });
+  return form;
 }

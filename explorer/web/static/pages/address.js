@@ -3,7 +3,7 @@
 // history, the account's stake (delegations, unbonding entries, pending
 // rewards), and for a contract its code, ABI, read/write methods and the
 // verification form.
-import { api, rpc, bech32Decode, h, render, fields, num, coin, decCoin, bothSpellings, tabs, paged, table, units, tokenLink, addr, txLink, blockLink, ago } from "../lib.js";
+import { api, rpc, bech32Decode, h, render, titled, age, fields, num, coin, decCoin, bothSpellings, tabs, paged, table, units, tokenLink, addr, txLink, blockLink } from "../lib.js";
 import { txCols, transferCols, internalCols, logCols, nativeCols, listTable } from "./lists.js";
 import { lineChart } from "../chart.js";
 import { checksum } from "../keccak.js";
@@ -41,9 +41,19 @@ export default async function address([, id]) {
       ["Token transfers", num(c.token_transfers_count), "token-transfers-count"],
       ["Gas used", num(c.gas_usage_count), "gas-usage-count"],
       Number(c.validations_count) > 0 ? ["Blocks proposed", num(c.validations_count), "validations-count"] : null,
-      ["Last balance update", a.block_number_balance_updated_at == null ? "—" : blockLink(a.block_number_balance_updated_at)],
+      ["Last balance update", a.block_number_balance_updated_at == null ? "—" : blockLink(a.block_number_balance_updated_at), "balance-block"],
     ])),
+    csvLinks(a.hash),
     tabs(list));
+  titled((a.is_contract ? "Contract" + (a.name ? " " + a.name : "") : "Address") + " " + a.hash);
+}
+
+// csvLinks download the address's transactions and token transfers as
+// CSV (Blockscout's columns), from its first day to today.
+function csvLinks(hash) {
+  const q = "?from_period=1970-01-01&to_period=" + new Date().toISOString().slice(0, 10);
+  const link = (what, label) => h("a", { href: "/api/v2/addresses/" + hash + "/" + what + "/csv" + q, download: "", "data-csv": what }, label);
+  return h("p", { class: "muted", "data-field": "csv-export" }, "Download CSV: ", link("transactions", "transactions"), " · ", link("token-transfers", "token transfers"));
 }
 
 // unindexed shows an address without EVM activity: its balance read from
@@ -58,6 +68,7 @@ async function unindexed(hex) {
     h("p", { class: "muted", "data-field": "unindexed" }, "No EVM transaction of this address is indexed; the balance is the node's."),
     h("h2", {}, "Staking"),
     h("div", { id: "panel-staking" }, await stakingPanel("/addresses/" + hex)));
+  titled("Address " + checksum(hex));
 }
 
 const balanceCols = [
@@ -69,7 +80,7 @@ const balanceCols = [
 
 const validatedCols = [
   ["Block", (b) => blockLink(b.height)],
-  ["Age", (b) => ago(b.timestamp)],
+  ["Age", (b) => age(b.timestamp)],
   ["Txs", (b) => num(b.transactions_count), "num"],
 ];
 

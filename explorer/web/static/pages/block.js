@@ -1,6 +1,6 @@
 // Block: header fields, proposer, gas, fees, previous/next, its
 // transactions, internal transactions and native (Cosmos) transactions.
-import { api, h, render, fields, num, coin, gwei, time, bothSpellings, blockLink, paged, tabs, table } from "../lib.js";
+import { api, h, render, titled, hashText, fields, num, coin, gwei, time, bothSpellings, blockLink, paged, tabs, table } from "../lib.js";
 import { txCols, internalCols, nativeCols, listTable } from "./lists.js";
 
 // allPages follows a list endpoint's next_page_params to its end: a
@@ -54,8 +54,8 @@ export default async function block([, id]) {
       next ? h("a", { href: "/block/" + next.height, rel: "next" }, "Block " + next.height + " →") : null),
     h("div", { class: "card" }, fields([
       ["Height", String(b.height), "height"],
-      ["Hash", h("span", { class: "mono hash" }, b.hash), "hash"],
-      b.cometbft_hash ? ["CometBFT block hash", h("span", { class: "mono hash" }, b.cometbft_hash), "cometbft-hash"] : null,
+      ["Hash", hashText(b.hash, null, "block hash"), "hash"],
+      b.cometbft_hash ? ["CometBFT block hash", hashText(b.cometbft_hash, null, "CometBFT block hash"), "cometbft-hash"] : null,
       ["Parent hash", h("a", { href: "/block/" + b.parent_hash, class: "mono hash" }, b.parent_hash), "parent-hash"],
       ["Timestamp", time(b.timestamp), "timestamp"],
       ["Transactions", txCount, "transactions-count"],
@@ -76,4 +76,5 @@ export default async function block([, id]) {
       ["Internal transactions", () => paged("/blocks/" + b.height + "/internal-transactions", listTable(internalCols), "No internal transactions.")],
       ["Native transactions", () => paged("/blocks/" + b.height + "/native-transactions", listTable(nativeCols), "No native transactions in this block.")],
     ]));
+  titled("Block " + b.height + " " + b.hash);
 }

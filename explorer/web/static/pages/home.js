@@ -1,8 +1,7 @@
-// Home: search, chain stats, the daily transactions chart, and the latest
+// Home: chain stats, the daily transactions chart, and the latest
 // blocks and transactions, polled every second while the tab is visible.
-import { api, h, num, coin, ago, short, addr, txLink, blockLink, status, mainEl, gwei } from "../lib.js";
+import { api, h, num, coin, age, short, addr, txLink, blockLink, status, mainEl, gwei } from "../lib.js";
 import { lineChart } from "../chart.js";
-import { searchBox } from "../search.js";
 
 const POLL_MS = 1000;
 
@@ -14,7 +13,6 @@ export default async function home() {
   const txsBox = h("div", { id: "latest-txs" });
   mainEl().replaceChildren(
     h("h1", { class: "visually-hidden" }, "Ember explorer"),
-    searchBox(),
     statsBox,
     h("h2", {}, "Daily transactions"), chartBox,
     h("div", { class: "cols" },
@@ -80,7 +78,7 @@ function blockTable(blocks, seen) {
   return h("ul", { class: "card", style: null, role: "list" }, blocks.map((b) =>
     h("li", { class: seen && !seen.has(b.height) ? "new" : null, "data-block": b.height },
       h("a", { href: "/block/" + b.height }, "Block " + b.height), " ",
-      h("span", { class: "muted" }, ago(b.timestamp) + " · ", h("span", { "data-field": "block-txs" }, blockTxs(b)), " · proposer "), addr(b.miner))));
+      h("span", { class: "muted" }, age(b.timestamp), " · ", h("span", { "data-field": "block-txs" }, blockTxs(b)), " · proposer "), addr(b.miner))));
 }
 
 // blockTxs counts a block's EVM and native transactions ("+" when the

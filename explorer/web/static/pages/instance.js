@@ -1,5 +1,5 @@
 // NFT instance: image, metadata (attributes), owner, transfers, holders.
-import { api, h, render, fields, num, bothSpellings, tabs, paged, addr, table, units, short, tokenLink } from "../lib.js";
+import { api, h, render, titled, fields, num, bothSpellings, tabs, paged, addr, table, units, short, tokenLink } from "../lib.js";
 import { transferCols, listTable } from "./lists.js";
 
 export default async function instance([, hash, , id]) {
@@ -50,6 +50,7 @@ export default async function instance([, hash, , id]) {
       ["Holders", () => paged(base + "/holders", listTable([["Holder", (x) => addr(x.address)], ["Balance", (x) => units(x.value, 0), "num"]]), "No holders.")],
     ]));
   render(name, ...parts);
+  titled(name + " · " + t.address_hash + " #" + i.id);
 }
 
 // holdersOf reads the first page of an ERC-1155 id's holders: how many hold

@@ -1,10 +1,10 @@
 // The list pages' tables, shared by blocks, txs, tokens and verified
 // contracts.
-import { h, table, num, coin, ago, addr, txLink, blockLink, status, units, tokenLink, short } from "../lib.js";
+import { h, table, num, coin, age, addr, txLink, blockLink, status, units, tokenLink, short } from "../lib.js";
 
 export const blockCols = [
   ["Block", (b) => blockLink(b.height)],
-  ["Age", (b) => h("time", { datetime: b.timestamp, title: b.timestamp }, ago(b.timestamp))],
+  ["Age", (b) => age(b.timestamp), "age"],
   ["Txs", (b) => num(b.transactions_count), "num"],
   ["Proposer", (b) => addr(b.miner)],
   ["Gas used", (b) => num(b.gas_used), "num"],
@@ -16,6 +16,7 @@ export const txCols = [
   ["Status", (t) => status(t)],
   ["Method", (t) => t.method ? h("code", {}, t.method) : (t.to ? "transfer" : "create")],
   ["Block", (t) => blockLink(t.block_number)],
+  ["Age", (t) => age(t.timestamp), "age"],
   ["From", (t) => addr(t.from)],
   ["To", (t) => t.to ? addr(t.to) : t.created_contract ? ["create ", addr(t.created_contract)] : "—"],
   ["Value", (t) => coin(t.value), "num"],
@@ -29,6 +30,7 @@ export const nativeCols = [
   ["Status", (t) => status(t)],
   ["Messages", (t) => h("code", {}, t.method)],
   ["Block", (t) => blockLink(t.block_number)],
+  ["Age", (t) => age(t.timestamp), "age"],
   ["Signer", (t) => addr(t.from)],
   ["To", (t) => t.to ? addr(t.to) : "—"],
   ["Value", (t) => coin(t.value), "num"],
@@ -37,6 +39,7 @@ export const nativeCols = [
 
 export const transferCols = [
   ["Tx", (x) => txLink(x.transaction_hash)],
+  ["Age", (x) => age(x.timestamp), "age"],
   ["Type", (x) => x.type.replace("token_", "")],
   ["From", (x) => addr(x.from)],
   ["To", (x) => addr(x.to)],
@@ -62,6 +65,7 @@ export const tokenCols = [
 
 export const internalCols = [
   ["Tx", (x) => txLink(x.transaction_hash)],
+  ["Age", (x) => age(x.timestamp), "age"],
   ["Type", (x) => x.type],
   ["From", (x) => addr(x.from)],
   ["To", (x) => x.to ? addr(x.to) : x.created_contract ? ["create ", addr(x.created_contract)] : "—"],

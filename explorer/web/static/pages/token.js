@@ -1,5 +1,5 @@
 // Token: supply, holders, transfers and (for NFTs) the inventory.
-import { api, h, render, fields, num, units, bothSpellings, tabs, paged, addr, short } from "../lib.js";
+import { api, h, render, titled, fields, num, units, bothSpellings, tabs, paged, addr, short } from "../lib.js";
 import { transferCols, listTable } from "./lists.js";
 
 export default async function token([, hash]) {
@@ -28,6 +28,7 @@ export default async function token([, hash]) {
       ["Holders", () => paged(base + "/holders", listTable(holderCols), "No holders.")],
       nft ? ["Inventory", () => paged(base + "/instances", (items) => h("div", { class: "grid" }, items.map((i) => instanceCard(t, i))), "No tokens.")] : null,
     ].filter(Boolean)));
+  titled((t.name || "Token") + (t.symbol ? " (" + t.symbol + ")" : "") + " " + t.address_hash);
 }
 
 function instanceCard(t, i) {

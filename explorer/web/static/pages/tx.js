@@ -2,28 +2,28 @@
 // spellings of from/to, value, fee, gas, nonce, type, decoded input, the
 // summary, and tabs for logs, token transfers, the internal call tree,
 // state changes and the raw trace.
-import { api, h, render, fields, num, group, coin, gwei, time, bothSpellings, blockLink, status, addr, tabs, paged, table, units, short, tokenLink } from "../lib.js";
+import { api, h, render, titled, hashText, age, fields, num, group, coin, gwei, time, bothSpellings, blockLink, status, addr, tabs, paged, table, units, short, tokenLink } from "../lib.js";
 import { listTable } from "./lists.js";
 
 export default async function tx([, hash]) {
   const t = await api("/transactions/" + hash);
   if (t.native) return nativeTx(t);
-  const [summary, revert] = await Promise.all([
-    api("/transactions/" + hash + "/summary").catch(() => null),
-    t.status === "error" ? api("/transactions/" + hash + "/revert-reason").catch(() => null) : null,
-  ]);
-  const input = t.decoded_input
-    ? h("div", {}, h("code", { "data-field": "method-call" }, t.decoded_input.method_call),
-      table([["Name", (p) => p.name], ["Type", (p) => p.type], ["Value", (p) => h("span", { class: "mono hash" }, JSON.stringify(p.value).replace(/^"|"$/g, ""))]], t.decoded_input.parameters))
+  const summary = await api("/transactions/" + hash + "/summary").catch(() => null);
+  const input = t.decoded_input ? decodedCall(t.decoded_input, "method-call")
     : t.method ? h("code", { "data-field": "method-call" }, t.method) : null;
+  // revert_reason: the error decoded (Error, Panic or the contract's own),
+  // or {raw} data no verified ABI declares.
+  const revert = t.revert_reason;
   render("Transaction",
-    h("p", { class: "mono hash", "data-field": "hash" }, t.hash),
+    h("p", {}, hashText(t.hash, "hash", "transaction hash")),
     // render takes nodes only: a null would print as text.
     summary && summary.data && summary.data.summaries.length
       ? h("ul", { class: "card", "data-field": "summary" }, summary.data.summaries.map((s) => h("li", {}, sentence(s))))
       : h("span", { hidden: true }),
     h("div", { class: "card" }, fields([
-      ["Status", [status(t), t.status === "error" ? h("span", { "data-field": "revert-reason" }, " ", revertText(revert)) : null]],
+      ["Status", [status(t), t.status === "error" ? h("span", { "data-field": "revert-reason" }, " ", revertText(t)) : null]],
+      revert && revert.method_call ? ["Revert reason", decodedCall(revert, "revert-call"), "revert-decoded"] : null,
+      revert && revert.raw ? ["Revert data", h("span", { class: "mono hash", "data-field": "revert-raw" }, revert.raw), "revert-raw"] : null,
       ["Block", t.block_number == null ? "pending" : blockLink(t.block_number), "block"],
       ["Confirmations", num(t.confirmations), "confirmations"],
       ["Timestamp", time(t.timestamp), "timestamp"],
@@ -49,6 +49,7 @@ export default async function tx([, hash]) {
       ["State changes", () => paged("/transactions/" + hash + "/state-changes", listTable(stateCols), "No state changes.")],
       ["Raw trace", () => rawTrace(hash)],
     ]));
+  titled("Transaction " + t.hash);
 }
 
 // nativeTx shows a native (Cosmos) transaction: its result, fee and gas,
@@ -56,7 +57,7 @@ export default async function tx([, hash]) {
 function nativeTx(t) {
   const n = t.native;
   render("Native transaction",
-    h("p", { class: "mono hash", "data-field": "hash" }, t.hash),
+    h("p", {}, hashText(t.hash, "hash", "transaction hash")),
     h("div", { class: "card" }, fields([
       ["Status", [status(t), t.status === "error" ? h("span", { "data-field": "native-log" }, " ", n.log, " (", n.codespace, " code ", String(n.code), ")") : null]],
       ["Block", blockLink(t.block_number), "block"],
@@ -74,6 +75,7 @@ function nativeTx(t) {
     ])),
     h("h2", {}, "Messages"),
     h("div", { "data-field": "messages" }, n.messages.map(nativeMsg)));
+  titled("Native transaction " + t.hash);
 }
 
 function nativeMsg(m, i) {
@@ -86,10 +88,16 @@ function nativeMsg(m, i) {
   ]));
 }
 
-function revertText(r) {
-  if (!r) return "";
-  if (r.revert_reason) return "reverted: " + r.revert_reason;
-  return r.error || "";
+// revertText is a failure's reason: the API's result (the decoded error's
+// text, else the EVM's error).
+function revertText(t) {
+  return t.revert_reason && t.revert_reason.method_call ? "reverted: " + t.result : t.result;
+}
+
+// decodedCall shows a DecodedInput: the signature and its arguments.
+function decodedCall(d, field) {
+  return h("div", {}, h("code", { "data-field": field }, d.method_call),
+    table([["Name", (p) => p.name], ["Type", (p) => p.type], ["Value", (p) => h("span", { class: "mono hash" }, JSON.stringify(p.value).replace(/^"|"$/g, ""))]], d.parameters));
 }
 
 // sentence renders a summary template with its variables.

@@ -1,4 +1,4 @@
-import { render, paged, h, addr, coin, num, ago } from "../lib.js";
+import { render, paged, h, addr, coin, num, age } from "../lib.js";
 import { listTable } from "./lists.js";
 
 const cols = [
@@ -7,6 +7,6 @@ const cols = [
   ["Language", (c) => c.language],
   ["Balance", (c) => coin(c.coin_balance), "num"],
   ["Txs", (c) => num(c.transactions_count), "num"],
-  ["Verified", (c) => h("time", { datetime: c.verified_at, title: c.verified_at }, ago(c.verified_at))],
+  ["Verified", (c) => age(c.verified_at)],
 ];
 export default () => render("Verified contracts", paged("/smart-contracts", listTable(cols), "No verified contracts yet."));
