@@ -5,6 +5,7 @@ import (
 
 	"github.com/emberchain/ember/bank"
 	"github.com/emberchain/ember/distribution"
+	"github.com/emberchain/ember/gov"
 	"github.com/emberchain/ember/mint"
 	"github.com/emberchain/ember/module"
 	"github.com/emberchain/ember/slashing"
@@ -42,7 +43,15 @@ var Modules = module.NewManager(
 		ValidatorTokens: staking.ValidatorTokens,
 	}},
 	staking.Module{Keeper: stakingKeeper},
+	Gov,
 )
+
+// Gov is the gov module; its Router is the manager's, set once the
+// manager exists (the manager holds the module: no initializer cycle).
+// Content wires the legacy proposal contents of other modules.
+var Gov = &gov.Module{Content: map[string]gov.ContentExec{}}
+
+func init() { Gov.Router = Modules.Router }
 
 // decodeMsg decodes a message with the handler its type URL names.
 func decodeMsg(a *anypb.Any, prefix, denom string) (*module.Msg, error) {
