@@ -77,3 +77,12 @@ func (m *Module) runContent(st module.State, a *anypb.Any) error {
 
 // gov registers TextProposal, the content it executes itself.
 var _ proto.Message = (*govv1beta1.TextProposal)(nil)
+
+// newAny packs m as Cosmos packs an Any: type URL "/" + its full name.
+func newAny(m proto.Message) (*anypb.Any, error) {
+	b, err := deterministic.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	return &anypb.Any{TypeUrl: "/" + string(proto.MessageName(m)), Value: b}, nil
+}

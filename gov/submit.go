@@ -161,7 +161,7 @@ func (m *Module) decodeSubmitV1beta1(p proto.Message, msg *module.Msg, c module.
 		return err
 	}
 	title, desc := contentText(content)
-	exec, err := anypb.New(&govv1.MsgExecLegacyContent{Content: in.Content, Authority: accounts.Bech32(c.Prefix, module.GovAuthority)})
+	exec, err := newAny(&govv1.MsgExecLegacyContent{Content: in.Content, Authority: accounts.Bech32(c.Prefix, module.GovAuthority)})
 	if err != nil {
 		return err
 	}
@@ -180,7 +180,7 @@ func (m *Module) submissionOf(msg *module.Msg, c module.Codec) (*submission, err
 		if err != nil {
 			return nil, err
 		}
-		exec, err := anypb.New(&govv1.MsgExecLegacyContent{Content: in.Content, Authority: accounts.Bech32(c.Prefix, module.GovAuthority)})
+		exec, err := newAny(&govv1.MsgExecLegacyContent{Content: in.Content, Authority: accounts.Bech32(c.Prefix, module.GovAuthority)})
 		if err != nil {
 			return nil, err
 		}
