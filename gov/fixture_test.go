@@ -174,4 +174,3 @@ func testParams() Params {
 	p.MinInitialDepositRatio = dec.MustParse("0.1")
 	return p
 }
-
