@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	basev1beta1 "cosmossdk.io/api/cosmos/base/v1beta1"
 	queryv1beta1 "cosmossdk.io/api/cosmos/base/query/v1beta1"
+	basev1beta1 "cosmossdk.io/api/cosmos/base/v1beta1"
 	govv1 "cosmossdk.io/api/cosmos/gov/v1"
 	govv1beta1 "cosmossdk.io/api/cosmos/gov/v1beta1"
 	"github.com/spf13/cobra"
@@ -276,7 +276,9 @@ func queryGovCmd() *cobra.Command {
 			func(a []string) proto.Message { return &govv1.QueryDepositsRequest{ProposalId: idArg(a)} },
 			func() proto.Message { return new(govv1.QueryDepositsResponse) }),
 		serviceQueryCmd("deposit PROPOSAL_ID DEPOSITOR", "Print a depositor's deposit on a proposal", svc+"Deposit", 2,
-			func(a []string) proto.Message { return &govv1.QueryDepositRequest{ProposalId: idArg(a), Depositor: a[1]} },
+			func(a []string) proto.Message {
+				return &govv1.QueryDepositRequest{ProposalId: idArg(a), Depositor: a[1]}
+			},
 			func() proto.Message { return new(govv1.QueryDepositResponse) }),
 		serviceQueryCmd("tally PROPOSAL_ID", "Print a proposal's tally (running in its voting period, final after)", svc+"TallyResult", 1,
 			func(a []string) proto.Message { return &govv1.QueryTallyResultRequest{ProposalId: idArg(a)} },
@@ -318,4 +320,3 @@ func queryProposalsCmd() *cobra.Command {
 	cmd.Flags().StringVar(&key, "page-key", "", "the next_key of the previous page (base64)")
 	return cmd
 }
-
