@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,6 +17,8 @@ import (
 	govv1 "cosmossdk.io/api/cosmos/gov/v1"
 	govv1beta1 "cosmossdk.io/api/cosmos/gov/v1beta1"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
@@ -424,4 +427,39 @@ func submitParamsProposal(t *testing.T, n *Node, fees feeLedger, key *accounts.K
 		t.Fatalf("submit-proposal tx has no fee event")
 	}
 	fees.add(key.Address, mustInt(t, fee))
+}
+
+// TestCosmjsGov runs test/clients/cosmjs-gov.mjs on a dev chain: cosmjs's
+// stock SigningStargateClient submits a v1beta1 text proposal, another
+// account tops up its deposit and the dev validator votes, each checked
+// through cosmjs's gov query extension and the balances to the wei.
+func TestCosmjsGov(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("end-to-end test: skipped with -short")
+	}
+	dir, err := filepath.Abs(filepath.Join("..", "clients"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodeBin, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("node not found in PATH: the client tests need Node.js (>= 20) and npm to run test/clients: %v", err)
+	}
+	npmInstall(t, dir)
+	n := StartDev(t, "--empty-block-interval", "1s")
+	keys := make([]string, 3)
+	for i := range keys { // key 0 operates the dev validator
+		keys[i] = hexutil.Encode(crypto.FromECDSA(devKeys[i].Private))
+	}
+	start := time.Now()
+	out, err := runScript(t, dir, nodeBin, "cosmjs-gov.mjs",
+		"EMBER_COMET=http://"+n.CometRPC,
+		"EMBER_RPC=http://"+n.HTTP,
+		"EMBER_KEYS="+strings.Join(keys, ","),
+	)
+	if err != nil {
+		t.Fatalf("node cosmjs-gov.mjs: %v\n%s", err, out)
+	}
+	t.Logf("node cosmjs-gov.mjs (%.1f s):\n%s", time.Since(start).Seconds(), out)
 }
