@@ -91,10 +91,12 @@ func govSend(t *testing.T, n *Node, fees feeLedger, key *ecdsa.PrivateKey, msgs 
 }
 
 // govRefused delivers msgs, which CheckTx accepts (the SDK checks gov's
-// state in DeliverTx), and requires the block result to be the SDK error.
+// state in DeliverTx), and requires the block result to be the SDK error,
+// wrapped as the SDK's runMsgs wraps it.
 func govRefused(t *testing.T, n *Node, what string, key *ecdsa.PrivateKey, code uint32, log string, msgs ...proto.Message) {
 	t.Helper()
 	r := deliver(t, n, signTestnet(t, n, key, msgs...))
+	log = "failed to execute message; message index: 0: " + log
 	if r.TxResult.Code != code || r.TxResult.Codespace != "gov" || r.TxResult.Log != log {
 		t.Errorf("%s: code %d (%s) %q; want %d gov %q", what, r.TxResult.Code, r.TxResult.Codespace, r.TxResult.Log, code, log)
 	}
