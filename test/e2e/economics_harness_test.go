@@ -183,10 +183,10 @@ type supplyLedger struct {
 	// GovBurned is the gov account's burn events (deposits of vetoed or
 	// dropped proposals), part of Burned.
 	GovBurned *big.Int
-	Slashes []blockEvent
-	Mints   int // blocks with a mint event
-	Native  int // native txs charged a fee
-	EVMTxs  int
+	Slashes   []blockEvent
+	Mints     int // blocks with a mint event
+	Native    int // native txs charged a fee
+	EVMTxs    int
 }
 
 // blockEvent is an event of a block's FinalizeBlock (begin/end block) with
