@@ -180,13 +180,14 @@ type supplyLedger struct {
 	Minted  *big.Int // Σ mint events' amount
 	Burned  *big.Int // base fees (EVM and native) plus slashes
 	Slashed *big.Int // the slash events' burned_coins, part of Burned
+	Slashes []blockEvent
+	Mints   int // blocks with a mint event
+	Native  int // native txs charged a fee
+	EVMTxs  int
+
 	// GovBurned is the gov account's burn events (deposits of vetoed or
 	// dropped proposals), part of Burned.
 	GovBurned *big.Int
-	Slashes   []blockEvent
-	Mints     int // blocks with a mint event
-	Native    int // native txs charged a fee
-	EVMTxs    int
 }
 
 // blockEvent is an event of a block's FinalizeBlock (begin/end block) with
