@@ -248,16 +248,19 @@ func TestGovProposals(t *testing.T) {
 	}
 	govSend(t, n, fees, proposer.Private, text("signal", 3_000_000))
 	// 2: MsgUpdateParams raising min_deposit to 20M, from a JSON file.
+	home := cliKeyring(t, map[string]*ecdsaKey{"proposer": proposer.Private, "topper": topper.Private, "del6": del6.Private})
 	raised := govTestParams(20_000_000)
-	submitParamsProposal(t, n, fees, proposer, raised, "5000000aember")
-	// 3: fully deposited, to be vetoed; 4: never topped up.
+	submitParamsProposal(t, n, home, fees, proposer, raised, "5000000aember")
+	// 3: fully deposited, to be vetoed; 4: never topped up (the CLI's
+	// legacy text proposal).
 	govSend(t, n, fees, proposer.Private, text("veto me", 10_000_000))
-	govSend(t, n, fees, proposer.Private, text("dropped", 2_500_000))
+	cliGov(t, n, home, fees, proposer.Address, "submit-legacy-proposal", "--title", "dropped", "--description", "never topped up",
+		"--type", "text", "--deposit", "2500000aember", "--from", "proposer")
 	if p, _ := proposalOf(t, n, 1); p.Status != "PROPOSAL_STATUS_DEPOSIT_PERIOD" || p.TotalDeposit[0].Amount != "3000000" {
 		t.Fatalf("proposal 1 after submission: %+v", p)
 	}
 	govSend(t, n, fees, topper.Private, &govv1.MsgDeposit{ProposalId: 1, Depositor: accounts.Bech32("ember", topper.Address), Amount: govCoins(7_000_000)})
-	govSend(t, n, fees, topper.Private, &govv1beta1.MsgDeposit{ProposalId: 2, Depositor: accounts.Bech32("ember", topper.Address), Amount: govCoins(5_000_000)})
+	cliGov(t, n, home, fees, topper.Address, "deposit", "2", "5000000aember", "--from", "topper")
 	for id := uint64(1); id <= 3; id++ {
 		if p, _ := proposalOf(t, n, id); p.Status != "PROPOSAL_STATUS_VOTING_PERIOD" || p.TotalDeposit[0].Amount != "10000000" {
 			t.Fatalf("proposal %d after the top-up: %+v", id, p)
@@ -276,8 +279,9 @@ func TestGovProposals(t *testing.T) {
 	split := []*govv1.WeightedVoteOption{{Option: govv1.VoteOption_VOTE_OPTION_YES, Weight: "0.600000000000000000"}, {Option: govv1.VoteOption_VOTE_OPTION_NO, Weight: "0.400000000000000000"}}
 	for _, id := range []uint64{1, 2} {
 		govSend(t, n, fees, del5.Private, &govv1.MsgVote{ProposalId: id, Voter: accounts.Bech32("ember", del5.Address), Option: govv1.VoteOption_VOTE_OPTION_NO})
-		govSend(t, n, fees, del6.Private, &govv1.MsgVoteWeighted{ProposalId: id, Voter: accounts.Bech32("ember", del6.Address), Options: split})
 	}
+	govSend(t, n, fees, del6.Private, &govv1.MsgVoteWeighted{ProposalId: 1, Voter: accounts.Bech32("ember", del6.Address), Options: split})
+	cliGov(t, n, home, fees, del6.Address, "weighted-vote", "2", "yes=0.6,no=0.4", "--from", "del6")
 	refs := map[uint64]govTally{}
 	for id := uint64(1); id <= 3; id++ {
 		var votes []govRefVote
@@ -342,6 +346,13 @@ func TestGovProposals(t *testing.T) {
 	if restJSON(t, n, "/cosmos/gov/v1/params/deposit", 0, &params); len(params.Params.MinDeposit) != 1 || params.Params.MinDeposit[0].Amount != "20000000" {
 		t.Errorf("min_deposit after proposal 2: %+v", params.Params.MinDeposit)
 	}
+	if out, err := emberdCLI(t, "query", "gov", "tally", "1", "--node", "tcp://"+n.CometRPC); err != nil ||
+		strings.TrimSpace(out) != fmt.Sprintf(`{"tally":{"yes_count":"%s","abstain_count":"%s","no_count":"%s","no_with_veto_count":"%s"}}`, refs[1].Yes, refs[1].Abstain, refs[1].No, refs[1].Veto) {
+		t.Errorf("emberd query gov tally 1: %v %s", err, out)
+	}
+	if out, err := emberdCLI(t, "query", "gov", "proposals", "--status", "rejected", "--node", "tcp://"+n.CometRPC); err != nil || !strings.Contains(out, `"title":"veto me"`) || strings.Contains(out, `"id":"1"`) {
+		t.Errorf("emberd query gov proposals --status rejected: %v %s", err, out)
+	}
 	var passed struct {
 		Proposals []govProposal `json:"proposals"`
 	}
@@ -396,8 +407,9 @@ func refusedAtCheck(t *testing.T, n *Node, what string, key *ecdsa.PrivateKey, c
 }
 
 // submitParamsProposal submits a MsgUpdateParams proposal with `emberd
-// tx gov submit-proposal FILE` from key, in the SDK's file format.
-func submitParamsProposal(t *testing.T, n *Node, fees feeLedger, key *accounts.Key, p *govv1.Params, deposit string) {
+// tx gov submit-proposal FILE` from key ("proposer" in home's keyring), in
+// the SDK's file format.
+func submitParamsProposal(t *testing.T, n *Node, home string, fees feeLedger, key *accounts.Key, p *govv1.Params, deposit string) {
 	t.Helper()
 	msg, err := protojson.Marshal(&govv1.MsgUpdateParams{Authority: govAccountBech32, Params: p})
 	if err != nil {
@@ -414,21 +426,26 @@ func submitParamsProposal(t *testing.T, n *Node, fees feeLedger, key *accounts.K
 	if err := os.WriteFile(path, raw, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	home := cliKeyring(t, map[string]*ecdsaKey{"proposer": key.Private})
-	res := emberdTx(t, n, home, "gov", "submit-proposal", path, "--from", "proposer")
+	cliGov(t, n, home, fees, key.Address, "submit-proposal", path, "--from", "proposer")
+}
+
+// cliGov runs `emberd tx gov ARGS` with home's keyring and waits for the
+// tx; it must succeed, and the fee its tx event names is who's.
+func cliGov(t *testing.T, n *Node, home string, fees feeLedger, who common.Address, args ...string) {
+	t.Helper()
+	res := emberdTx(t, n, home, append([]string{"gov"}, args...)...)
 	if res.Code != 0 {
-		t.Fatalf("submit-proposal: %d %s", res.Code, res.RawLog)
+		t.Fatalf("tx gov %v: %d %s", args, res.Code, res.RawLog)
 	}
 	hash, err := hex.DecodeString(res.TxHash)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := waitCometTx(t, n, hash)
-	fee, ok := eventAttr(r.TxResult.Events, "tx", "fee")
+	fee, ok := eventAttr(waitCometTx(t, n, hash).TxResult.Events, "tx", "fee")
 	if !ok {
-		t.Fatalf("submit-proposal tx has no fee event")
+		t.Fatalf("tx gov %v: no fee event", args)
 	}
-	fees.add(key.Address, mustInt(t, fee))
+	fees.add(who, mustInt(t, fee))
 }
 
 // TestCosmjsGov runs test/clients/cosmjs-gov.mjs on a dev chain: cosmjs's
