@@ -267,8 +267,8 @@ func checkSupplyInvariant(t *testing.T, n *Node, genesis *big.Int, to uint64, ex
 			}
 		}
 	}
-	t.Logf("%s: supply invariant holds at heights 1..%d: genesis %v, minted %v (%d blocks), burned %v (slashed %v in %d events), %d EVM txs, %d native txs; recorded supply checked at %d heights",
-		n.Home, to, genesis, l.Minted, l.Mints, l.Burned, l.Slashed, len(l.Slashes), l.EVMTxs, l.Native, recorded)
+	t.Logf("%s: supply invariant holds at heights 1..%d: genesis %v, minted %v (%d blocks), burned %v (slashed %v in %d events, gov deposits %v), %d EVM txs, %d native txs; recorded supply checked at %d heights",
+		n.Home, to, genesis, l.Minted, l.Mints, l.Burned, l.Slashed, len(l.Slashes), l.GovBurned, l.EVMTxs, l.Native, recorded)
 	return l
 }
 
