@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/tracing"
 	"github.com/holiman/uint256"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/anypb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/emberchain/ember/accounts"
@@ -319,11 +320,17 @@ func (m *Module) execLegacy(st module.State, msg *module.Msg, c *module.MsgConte
 	if msg.Signer != module.GovAuthority {
 		return Err(CodeInvalidSigner).WithDetail("expected %s got %s", accounts.Bech32(c.Env.Prefix, module.GovAuthority), in.Authority)
 	}
-	if err := m.runContent(st, in.Content); err != nil {
+	return m.execContent(st, in.Content)
+}
+
+// execContent runs a legacy content as the SDK's ExecLegacyContent does:
+// a failure is an invalid proposal content naming the content's type.
+func (m *Module) execContent(st module.State, content *anypb.Any) error {
+	if err := m.runContent(st, content); err != nil {
 		if HasCode(err, CodeNoProposalHandlerExists) {
 			return err
 		}
-		return Err(CodeInvalidProposalContent).WithDetail("failed to run legacy handler %s, %v", in.Content.GetTypeUrl(), err)
+		return Err(CodeInvalidProposalContent).WithDetail("failed to run legacy handler %s, %v", content.GetTypeUrl(), err)
 	}
 	return nil
 }

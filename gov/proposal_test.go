@@ -1,6 +1,7 @@
 package gov
 
 import (
+	"errors"
 	"math/big"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	govv1 "cosmossdk.io/api/cosmos/gov/v1"
 	govv1beta1 "cosmossdk.io/api/cosmos/gov/v1beta1"
 	paramsv1beta1 "cosmossdk.io/api/cosmos/params/v1beta1"
+	"github.com/holiman/uint256"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
 
@@ -285,5 +287,42 @@ func TestBadInput(t *testing.T) {
 	}
 	if _, err := c.tx(vote(1, 2, no)); !HasCode(err, CodeInactiveProposal) {
 		t.Fatalf("vote after the end: %v", err)
+	}
+}
+
+// TestLegacyContent: a content with a ContentExec runs on a throw-away
+// branch at submission (a failing one is refused, nothing changed) and for
+// real when its proposal passes.
+func TestLegacyContent(t *testing.T) {
+	c := lifecycle(t, testParams())
+	var ran []string
+	c.m.Content = map[string]ContentExec{"/cosmos.params.v1beta1.ParameterChangeProposal": func(st module.State, content proto.Message) error {
+		p := content.(*paramsv1beta1.ParameterChangeProposal)
+		ran = append(ran, p.Title)
+		if p.Title == "bad" {
+			return errors.New("boom")
+		}
+		st.AddBalance(addr(30), uint256.NewInt(7), 0)
+		return nil
+	}}
+	submit := func(title string) *govv1beta1.MsgSubmitProposal {
+		return &govv1beta1.MsgSubmitProposal{Content: anyOf(t, &paramsv1beta1.ParameterChangeProposal{Title: title, Description: "d"}),
+			InitialDeposit: coin(1_000), Proposer: bech(addr(21))}
+	}
+	before := c.dump()
+	_, err := c.tx(submit("bad"))
+	want := "failed to run legacy handler /cosmos.params.v1beta1.ParameterChangeProposal, boom: invalid proposal content: invalid proposal content"
+	if !HasCode(err, CodeInvalidProposalContent) || err.Error() != want || c.dump() != before {
+		t.Fatalf("failing content: %v", err)
+	}
+	c.mustTx(submit("good"))
+	if c.balance(addr(30)).Sign() != 0 {
+		t.Fatal("the submission's run of the content was kept")
+	}
+	c.mustTx(vote(1, 1, yes))
+	c.endBlock(20 * time.Second)
+	if p, _ := GetProposal(c.st, 1); p.Status != govv1.ProposalStatus_PROPOSAL_STATUS_PASSED || c.balance(addr(30)).Int64() != 7 ||
+		strings.Join(ran, ",") != "bad,good,good" {
+		t.Fatalf("status %v, balance %v, runs %v", p.Status, c.balance(addr(30)), ran)
 	}
 }

@@ -280,7 +280,7 @@ func (m *Module) simulateContents(st module.State, msgs []*anypb.Any, c module.C
 			return Err(CodeInvalidProposalMsg).WithDetail("%v", err)
 		}
 		snap := st.Snapshot()
-		err := m.runContent(module.WithEvents(st, module.NewEvents(c.Prefix, c.Denom), ""), in.Content)
+		err := m.execContent(module.WithEvents(st, module.NewEvents(c.Prefix, c.Denom), ""), in.Content)
 		st.RevertToSnapshot(snap)
 		if err != nil {
 			if HasCode(err, CodeNoProposalHandlerExists) {
