@@ -212,14 +212,15 @@ func referenceTally(t *testing.T, n *Node, votes []govRefVote) govTally {
 }
 
 // TestGovProposals: on a 4-validator network under EVM transfer load, a
-// text proposal (v1beta1, partial deposit topped up by another account)
-// and a MsgUpdateParams proposal (v1, from a JSON file through `emberd tx
-// gov submit-proposal`) are voted by the validators (CLI), a delegator
-// voting against its validator and another splitting its vote; both pass
-// with the tally a reference computed from the staking REST gives, the
-// parameter change is live, every deposit comes back to the wei. A
-// vetoed proposal's deposit is burned (the supply ledger counts it) and
-// one short of min_deposit is dropped and refunded. Bad input gets the
+// text proposal (v1beta1) and a MsgUpdateParams proposal (v1, from a JSON
+// file through `emberd tx gov submit-proposal`), each with a partial
+// deposit topped up by another account, are voted by the validators
+// (`emberd tx gov vote`), a delegator voting against its validator and
+// another splitting its vote; both pass with the tally a reference
+// computed from the staking REST gives, the parameter change is live,
+// every deposit comes back to the wei. A vetoed proposal's deposit is
+// burned (the supply ledger counts it) and one short of min_deposit
+// (`submit-legacy-proposal`) is dropped and refunded. Bad input gets the
 // SDK's errors; every node has the same chain.
 func TestGovProposals(t *testing.T) {
 	t.Parallel()
