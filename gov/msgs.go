@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"strconv"
 
+	basev1beta1 "cosmossdk.io/api/cosmos/base/v1beta1"
 	govv1 "cosmossdk.io/api/cosmos/gov/v1"
 	govv1beta1 "cosmossdk.io/api/cosmos/gov/v1beta1"
 	"github.com/ethereum/go-ethereum/common"
@@ -77,26 +78,19 @@ func codecOf(c *module.MsgContext) module.Codec {
 
 // --- MsgDeposit ---
 
+// depositMsg is what v1 and v1beta1 MsgDeposit share.
+type depositMsg interface {
+	GetDepositor() string
+	GetAmount() []*basev1beta1.Coin
+}
+
 func decodeDeposit(p proto.Message, msg *module.Msg, c module.Codec) error {
-	var depositor string
-	switch in := p.(type) {
-	case *govv1.MsgDeposit:
-		depositor = in.Depositor
-		a, err := depositAmount(in.Amount, c.Denom, true)
-		if err != nil {
-			return err
-		}
-		msg.Amount = a
-	case *govv1beta1.MsgDeposit:
-		depositor = in.Depositor
-		a, err := depositAmount(in.Amount, c.Denom, true)
-		if err != nil {
-			return err
-		}
-		msg.Amount = a
-	}
+	in := p.(depositMsg)
 	var err error
-	msg.Signer, err = c.Account("depositor", depositor)
+	if msg.Signer, err = c.Account("depositor", in.GetDepositor()); err != nil {
+		return err
+	}
+	msg.Amount, err = depositAmount(in.GetAmount(), c.Denom, true)
 	return err
 }
 
