@@ -309,6 +309,16 @@ func TestGovProposals(t *testing.T) {
 		}
 	}
 
+	// The v1beta1 REST shapes Keplr reads: a weighted vote's options with
+	// LegacyDec weights, a proposal's legacy content.
+	if code, body, _ := n.restGet(t, "/cosmos/gov/v1beta1/proposals/1/votes/"+accounts.Bech32("ember", del6.Address)); code != 200 || !strings.Contains(body,
+		`"options":[{"option":"VOTE_OPTION_YES","weight":"0.600000000000000000"},{"option":"VOTE_OPTION_NO","weight":"0.400000000000000000"}]`) {
+		t.Errorf("v1beta1 weighted vote: %d %s", code, body)
+	}
+	if code, body, _ := n.restGet(t, "/cosmos/gov/v1beta1/proposals/1"); code != 200 || !strings.Contains(body, `"content":{"@type":"/cosmos.gov.v1beta1.TextProposal","title":"signal"`) {
+		t.Errorf("v1beta1 proposal: %d %s", code, body)
+	}
+
 	// Bad input while the proposals are open.
 	badAddr := accounts.Bech32("ember", bad.Address)
 	govRefused(t, n, "initial deposit below min_initial_deposit_ratio", bad.Private, 16, "was (2499999aember), need (2500000aember): minimum deposit is too small",
