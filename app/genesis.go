@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	abci "github.com/cometbft/cometbft/abci/types"
 	cmttypes "github.com/cometbft/cometbft/types"
@@ -20,6 +21,7 @@ import (
 	"github.com/emberchain/ember/distribution"
 	"github.com/emberchain/ember/evm"
 	"github.com/emberchain/ember/genutil"
+	"github.com/emberchain/ember/gov"
 	"github.com/emberchain/ember/mint"
 	"github.com/emberchain/ember/module"
 	"github.com/emberchain/ember/native"
@@ -58,6 +60,9 @@ type AppState struct {
 	// Slashing is x/slashing's section: the signed-blocks window and the
 	// slash fractions. Without it the SDK's defaults apply.
 	Slashing *slashing.GenesisState `json:"slashing,omitempty"`
+	// Gov is x/gov's section (params, starting_proposal_id), in the SDK's
+	// v1 JSON. Without it the SDK's default parameters apply.
+	Gov *gov.GenesisState `json:"gov,omitempty"`
 	// Dev marks a development chain (made by `emberd dev`): it executes dev
 	// transactions (package devchain), the state edits and clock changes of
 	// the anvil/Hardhat JSON-RPC methods, which the node then serves.
@@ -115,6 +120,7 @@ type GenesisParams struct {
 	Mint         *mint.GenesisState
 	Distribution *distribution.GenesisState
 	Slashing     *slashing.GenesisState // the SDK's defaults when nil, none on a dev chain
+	Gov          *gov.GenesisState      // the SDK's defaults when nil (a dev chain's periods are short)
 }
 
 // Default genesis parameters.
@@ -156,6 +162,9 @@ func NewAppState(p GenesisParams) *AppState {
 	if p.Slashing == nil && !p.Dev { // a dev chain has no one to punish (see slashing.Enabled)
 		p.Slashing = &slashing.GenesisState{Params: slashing.DefaultParams().JSON()}
 	}
+	if p.Gov == nil {
+		p.Gov = defaultGov(p.Prefix, p.Dev)
+	}
 	return &AppState{
 		EVM: &core.Genesis{
 			Config:     evm.ChainConfig(p.ChainID),
@@ -172,8 +181,19 @@ func NewAppState(p GenesisParams) *AppState {
 		Mint:         p.Mint,
 		Distribution: p.Distribution,
 		Slashing:     p.Slashing,
+		Gov:          p.Gov,
 		Dev:          p.Dev,
 	}
+}
+
+// defaultGov is the SDK's default gov section; a dev chain's deposit and
+// voting periods are short enough to try a proposal by hand.
+func defaultGov(prefix string, dev bool) *gov.GenesisState {
+	params := gov.DefaultParams()
+	if dev {
+		params.MaxDepositPeriod, params.VotingPeriod, params.ExpeditedVotingPeriod = 5*time.Minute, 5*time.Minute, 2*time.Minute
+	}
+	return &gov.GenesisState{StartingProposalID: 1, Params: params.Proto(prefix, DefaultDenom)}
 }
 
 // ParseAppState decodes and checks an app state against the chain-id.

@@ -2,7 +2,7 @@
 // clients (cosmjs, Keplr, Leap, grpcurl) call: cosmos.auth.v1beta1.Query,
 // cosmos.bank.v1beta1.Query, cosmos.staking.v1beta1.Query,
 // cosmos.slashing.v1beta1.Query, cosmos.distribution.v1beta1.Query,
-// cosmos.mint.v1beta1.Query,
+// cosmos.mint.v1beta1.Query, cosmos.gov.v1.Query, cosmos.gov.v1beta1.Query,
 // cosmos.tx.v1beta1.Service and cosmos.base.tendermint.v1beta1.Service, over
 // the published protobuf types of cosmossdk.io/api. The same service values
 // are registered on the gRPC server (package grpcapi), on the Router that
@@ -27,6 +27,8 @@ import (
 	bankv1beta1 "cosmossdk.io/api/cosmos/bank/v1beta1"
 	cmtservice "cosmossdk.io/api/cosmos/base/tendermint/v1beta1"
 	distrv1beta1 "cosmossdk.io/api/cosmos/distribution/v1beta1"
+	govv1 "cosmossdk.io/api/cosmos/gov/v1"
+	govv1beta1 "cosmossdk.io/api/cosmos/gov/v1beta1"
 	mintv1beta1 "cosmossdk.io/api/cosmos/mint/v1beta1"
 	slashingv1beta1 "cosmossdk.io/api/cosmos/slashing/v1beta1"
 	stakingv1beta1 "cosmossdk.io/api/cosmos/staking/v1beta1"
@@ -73,6 +75,8 @@ func Register(r grpc.ServiceRegistrar, b Backend) {
 	slashingv1beta1.RegisterQueryServer(r, &slashingServer{b: b})
 	distrv1beta1.RegisterQueryServer(r, newDistributionServer(b))
 	mintv1beta1.RegisterQueryServer(r, &mintServer{b: b})
+	govv1.RegisterQueryServer(r, &govServer{b: b})
+	govv1beta1.RegisterQueryServer(r, &govLegacyServer{b: b})
 	txv1beta1.RegisterServiceServer(r, &txServer{b: b})
 	cmtservice.RegisterServiceServer(r, &cometServer{b: b})
 }

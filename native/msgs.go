@@ -1,13 +1,17 @@
 package native
 
 import (
+	distrv1beta1 "cosmossdk.io/api/cosmos/distribution/v1beta1"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/emberchain/ember/bank"
 	"github.com/emberchain/ember/distribution"
 	"github.com/emberchain/ember/feemarket"
+	"github.com/emberchain/ember/gov"
 	"github.com/emberchain/ember/mint"
 	"github.com/emberchain/ember/module"
+	"github.com/emberchain/ember/paramchange"
 	"github.com/emberchain/ember/slashing"
 	"github.com/emberchain/ember/staking"
 )
@@ -26,14 +30,17 @@ var Distribution = &distribution.Keeper{Staking: distribution.Staking{
 var stakingKeeper = &staking.Keeper{Hooks: Distribution, Tombstoned: slashing.IsTombstoned}
 
 // Modules are the chain's native modules, in the order the app calls their
-// hooks (see package module, "Order"), the SDK's begin-block order: mint
-// mints into the fee collector, distribution allocates it with the fees
-// to the previous block's signers, slashing handles evidence and missed
-// blocks, staking matures unbonding entries (and at the end of the block
-// computes the validator set). Their handlers decode and execute every
+// hooks (see package module, "Order"), the SDK's begin- and end-block
+// orders: mint mints into the fee collector, distribution allocates it
+// with the fees to the previous block's signers, slashing handles evidence
+// and missed blocks, staking matures unbonding entries; at the end of the
+// block gov ends its periods and runs passed proposals before staking
+// computes the validator set, so a passed change of max_validators shapes
+// that very set. The fee market only holds parameters. Their handlers decode and execute every
 // message a native transaction carries.
 var Modules = module.NewManager(
 	bank.Module{},
+	feemarket.Module{},
 	mint.Module{Collector: distribution.FeeCollector, BondedPool: staking.BondedPool},
 	distribution.Module{Keeper: Distribution},
 	slashing.Module{Staking: slashing.Staking{
@@ -42,9 +49,21 @@ var Modules = module.NewManager(
 		SelfDelegationTokens: staking.SelfDelegationTokens, MinSelfDelegation: staking.MinSelfDelegation,
 		ValidatorTokens: staking.ValidatorTokens,
 	}},
+	Gov,
 	staking.Module{Keeper: stakingKeeper},
-	feemarket.Module{},
 )
+
+// Gov is the gov module; its Router is the manager's, set once the
+// manager exists (the manager holds the module: no initializer cycle).
+// Content wires the legacy proposal contents of other modules.
+var Gov = &gov.Module{Content: map[string]gov.ContentExec{
+	paramchange.ContentType: func(st module.State, c proto.Message, _ module.Codec) error { return paramchange.Exec(st, c) },
+	"/cosmos.distribution.v1beta1.CommunityPoolSpendProposal": func(st module.State, c proto.Message, codec module.Codec) error {
+		return distribution.SpendProposal(st, c.(*distrv1beta1.CommunityPoolSpendProposal), codec.Prefix, codec.Denom)
+	},
+}}
+
+func init() { Gov.Router = Modules.Router }
 
 // decodeMsg decodes a message with the handler its type URL names.
 func decodeMsg(a *anypb.Any, prefix, denom string) (*module.Msg, error) {

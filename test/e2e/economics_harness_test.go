@@ -47,6 +47,10 @@ const testnetChainID = "ember_9000-1"
 // denom is the base denomination of every testnet.
 const denom = "aember"
 
+// govAccountBech32 is the gov module account (0x…0B50), which burns the
+// deposits of vetoed proposals.
+var govAccountBech32 = accounts.Bech32("ember", common.HexToAddress("0x0000000000000000000000000000000000000B50"))
+
 // editGenesis rewrites the one genesis.json every home of nw shares,
 // changing app_state through edit. It must run before any node's first
 // start: CometBFT records the genesis it started from.
@@ -180,6 +184,10 @@ type supplyLedger struct {
 	Mints   int // blocks with a mint event
 	Native  int // native txs charged a fee
 	EVMTxs  int
+
+	// GovBurned is the gov account's burn events (deposits of vetoed or
+	// dropped proposals), part of Burned.
+	GovBurned *big.Int
 }
 
 // blockEvent is an event of a block's FinalizeBlock (begin/end block) with
@@ -208,7 +216,7 @@ type blockEvent struct {
 // knows its cut).
 func checkSupplyInvariant(t *testing.T, n *Node, genesis *big.Int, to uint64, extra map[uint64]*big.Int) *supplyLedger {
 	t.Helper()
-	l := &supplyLedger{Height: to, Genesis: genesis, Minted: new(big.Int), Burned: new(big.Int), Slashed: new(big.Int)}
+	l := &supplyLedger{Height: to, Genesis: genesis, Minted: new(big.Int), Burned: new(big.Int), Slashed: new(big.Int), GovBurned: new(big.Int)}
 	headers, receipts := headersAndReceipts(t, n, to)
 	comet := n.cometClient(t)
 	recorded := 0
@@ -228,6 +236,11 @@ func checkSupplyInvariant(t *testing.T, n *Node, genesis *big.Int, to uint64, ex
 			case "mint":
 				l.Minted.Add(l.Minted, mustInt(t, ev.Attrs["amount"]))
 				l.Mints++
+			case "burn":
+				if ev.Attrs["burner"] == govAccountBech32 {
+					l.GovBurned.Add(l.GovBurned, mustInt(t, ev.Attrs["amount"]))
+					l.Burned.Add(l.Burned, mustInt(t, ev.Attrs["amount"]))
+				}
 			case "slash":
 				burned, ok := ev.Attrs["burned_coins"]
 				if _, jail := ev.Attrs["jailed"]; !ok && jail {
@@ -254,8 +267,8 @@ func checkSupplyInvariant(t *testing.T, n *Node, genesis *big.Int, to uint64, ex
 			}
 		}
 	}
-	t.Logf("%s: supply invariant holds at heights 1..%d: genesis %v, minted %v (%d blocks), burned %v (slashed %v in %d events), %d EVM txs, %d native txs; recorded supply checked at %d heights",
-		n.Home, to, genesis, l.Minted, l.Mints, l.Burned, l.Slashed, len(l.Slashes), l.EVMTxs, l.Native, recorded)
+	t.Logf("%s: supply invariant holds at heights 1..%d: genesis %v, minted %v (%d blocks), burned %v (slashed %v in %d events, gov deposits %v), %d EVM txs, %d native txs; recorded supply checked at %d heights",
+		n.Home, to, genesis, l.Minted, l.Mints, l.Burned, l.Slashed, len(l.Slashes), l.GovBurned, l.EVMTxs, l.Native, recorded)
 	return l
 }
 
