@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	cmtcfg "github.com/cometbft/cometbft/config"
+	cmtversion "github.com/cometbft/cometbft/proto/tendermint/version"
 	sm "github.com/cometbft/cometbft/state"
 	cmtstore "github.com/cometbft/cometbft/store"
 )
@@ -43,12 +44,24 @@ func Rollback(cfg *cmtcfg.Config, open cmtcfg.DBProvider, hard bool, app func(h 
 	if err := app(target); err != nil {
 		return 0, fmt.Errorf("roll the app back to height %d: %w", target, err)
 	}
+	// CometBFT's rollback takes the state's app version from the consensus
+	// params (0 unless set there), not from the app (Info's version, which
+	// the blocks' headers carry): the replayed block would then be refused
+	// for its header version. The version the block after target was made
+	// with is the one the rolled-back state must have.
+	version := st.Version.Consensus
+	if meta := bs.LoadBlockMeta(target + 1); meta != nil {
+		version = meta.Header.Version
+	}
 	h, _, err := sm.Rollback(bs, ss, hard)
 	if err != nil {
 		return 0, fmt.Errorf("roll CometBFT back from height %d: %w", st.LastBlockHeight, err)
 	}
 	if h != target {
 		return 0, fmt.Errorf("CometBFT rolled back to height %d, the app to %d", h, target)
+	}
+	if err := restoreVersion(ss, version); err != nil {
+		return 0, err
 	}
 	if !hard || cfg.TxIndex.Indexer != "kv" {
 		return h, nil
@@ -76,4 +89,17 @@ func openStores(cfg *cmtcfg.Config, open cmtcfg.DBProvider) (*cmtstore.BlockStor
 	bs := cmtstore.NewBlockStore(bdb)
 	ss := sm.NewStore(sdb, sm.StoreOptions{DiscardABCIResponses: cfg.Storage.DiscardABCIResponses})
 	return bs, ss, func() { bdb.Close(); sdb.Close() }, nil
+}
+
+// restoreVersion sets the consensus version of CometBFT's saved state.
+func restoreVersion(ss sm.Store, v cmtversion.Consensus) error {
+	st, err := ss.Load()
+	if err != nil {
+		return err
+	}
+	if st.Version.Consensus == v {
+		return nil
+	}
+	st.Version.Consensus = v
+	return ss.Save(st)
 }
