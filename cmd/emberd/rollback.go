@@ -1,10 +1,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/emberchain/ember/explorer/sqlstore"
 	"github.com/emberchain/ember/node/cometstore"
 	"github.com/emberchain/ember/node/config"
 )
@@ -25,7 +29,8 @@ func rollbackCmd() *cobra.Command {
 "cometbft rollback") and Ember's store (its head, and the blocks above it).
 The last block stays in CometBFT's block store and is executed again at the
 next start; with --hard it is deleted too and fetched again from peers. The
-validator's sign state is kept. See docs/operations.md.`,
+validator's sign state is kept. An in-process explorer's index holding the
+rolled-back block is emptied (it indexes the chain again). See docs/operations.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := config.Load(home)
@@ -47,6 +52,9 @@ validator's sign state is kept. See docs/operations.md.`,
 			if err != nil {
 				return err
 			}
+			if err := rollbackExplorer(cfg, home, uint64(h)); err != nil {
+				return err
+			}
 			head := st.Head()
 			fmt.Fprintf(cmd.OutOrStdout(), "Rolled back to height %d (Ember head block %d, state root %s)\n", h, head.Number, head.Root)
 			return nil
@@ -55,4 +63,32 @@ validator's sign state is kept. See docs/operations.md.`,
 	cmd.Flags().StringVar(&home, "home", defaultHome(), "node home directory")
 	cmd.Flags().BoolVar(&hard, "hard", false, "also delete the last block from CometBFT's block store")
 	return cmd
+}
+
+// rollbackExplorer empties the in-process explorer's index when it holds
+// a block above h (the block executed again may differ from the one it
+// indexed): the explorer indexes the chain again from block 0, as after a
+// dev chain's evm_revert (sqlstore.Store.Reset).
+func rollbackExplorer(cfg config.Config, home string, h uint64) error {
+	if !cfg.Explorer.Enable {
+		return nil
+	}
+	dsn := cfg.Explorer.DB
+	if dsn == "" {
+		dsn = filepath.Join(home, "data", "explorer.db")
+		if _, err := os.Stat(dsn); err != nil {
+			return nil // never indexed
+		}
+	}
+	ctx := context.Background()
+	db, err := sqlstore.Open(ctx, dsn)
+	if err != nil {
+		return fmt.Errorf("open the explorer database: %w", err)
+	}
+	defer db.Close()
+	indexed, ok, err := db.IndexedHeight(ctx)
+	if err != nil || !ok || indexed <= h {
+		return err
+	}
+	return db.Reset(ctx)
 }

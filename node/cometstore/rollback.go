@@ -38,8 +38,15 @@ func Rollback(cfg *cmtcfg.Config, open cmtcfg.DBProvider, hard bool, app func(h 
 	// store (a stop between saving the block and the state) loses only
 	// that block; else the state goes back one height.
 	target := st.LastBlockHeight - 1
-	if bs.Height() == st.LastBlockHeight+1 {
+	switch {
+	case bs.Height() == st.LastBlockHeight+1:
 		target = st.LastBlockHeight
+	case bs.Height() != st.LastBlockHeight:
+		return 0, fmt.Errorf("CometBFT's state is at height %d, its block store at %d", st.LastBlockHeight, bs.Height())
+	case target < st.InitialHeight:
+		return 0, fmt.Errorf("height %d is the chain's first block: there is nothing before it to roll back to", st.LastBlockHeight)
+	case bs.LoadBlockMeta(target) == nil:
+		return 0, fmt.Errorf("block %d, to roll back to, is not in CometBFT's block store", target)
 	}
 	if err := app(target); err != nil {
 		return 0, fmt.Errorf("roll the app back to height %d: %w", target, err)
