@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"encoding/json"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	abci "github.com/cometbft/cometbft/abci/types"
+	"github.com/cometbft/cometbft/crypto/ed25519"
 	cmttypes "github.com/cometbft/cometbft/types"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -231,5 +233,63 @@ func TestImportRefusesAlteredState(t *testing.T) {
 	}
 	if _, err := Export(context.Background(), s.store, doc, ExportOptions{Height: 99}); err == nil || !strings.Contains(err.Error(), "above the head") {
 		t.Fatalf("export above the head: %v", err)
+	}
+}
+
+// TestExportDevChainNamesEveryAccount: a dev chain keeps the trie's
+// preimages, so its export names every account and slot, and the import
+// records them again (a dev chain lists its state by them).
+func TestExportDevChainNamesEveryAccount(t *testing.T) {
+	key, _ := crypto.GenerateKey()
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	valKey := ed25519.GenPrivKey()
+	gs := NewAppState(GenesisParams{ChainID: big.NewInt(9000), Dev: true, Alloc: types.GenesisAlloc{from: {Balance: tokens(10)}},
+		Staking: &staking.GenesisState{UnbondingTime: "10s", Validators: []staking.GenesisValidator{{Moniker: "dev", Operator: common.Address{0x99},
+			ConsensusPubKey: valKey.PubKey().Bytes(), Tokens: (*staking.Amount)(tokens(10))}}}})
+	st, err := store.Open(t.TempDir(), gs.EVM.Config, store.Options{CacheMB: 8, TrieCacheMB: 8, Preimages: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	a := New(st, txpool.New(txpool.Config{}), gs, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	now := time.Unix(1_700_000_000, 0)
+	if _, err := a.InitChain(context.Background(), &abci.RequestInitChain{ChainId: "ember_9000-1", Time: now, InitialHeight: 1,
+		Validators: []abci.ValidatorUpdate{abci.Ed25519ValidatorUpdate(valKey.PubKey().Bytes(), 10)}}); err != nil {
+		t.Fatal(err)
+	}
+	s := &stakingApp{App: a, t: t, valKey: valKey, now: now}
+	s.block(time.Second, deployTx(t, key, 0))
+	raw, _ := json.Marshal(gs)
+	doc := &cmttypes.GenesisDoc{ChainID: "ember_9000-1", GenesisTime: now, AppState: raw, Validators: []cmttypes.GenesisValidator{{PubKey: valKey.PubKey(), Power: 10}}}
+	if err := doc.ValidateAndComplete(); err != nil {
+		t.Fatal(err)
+	}
+	out, err := Export(context.Background(), st, doc, ExportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := mustExported(t, out)
+	var slots int
+	for _, acct := range ex.Accounts {
+		if acct.Address == nil {
+			t.Errorf("account %x not named on a dev chain", acct.Hash)
+		}
+		for _, s := range acct.Storage {
+			if s.Slot == nil || crypto.Keccak256Hash(s.Slot[:]) != s.Key {
+				t.Errorf("slot %x of %x named %v", s.Key, acct.Hash, s.Slot)
+			}
+			slots++
+		}
+	}
+	if slots == 0 {
+		t.Fatal("no storage exported")
+	}
+	b, _, err := importExported(t, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	contract := crypto.CreateAddress(from, 0)
+	if got := b.store.Preimage(crypto.Keccak256Hash(contract[:])); !bytes.Equal(got, contract[:]) {
+		t.Fatalf("preimage of the contract's hash after import: %x", got)
 	}
 }

@@ -40,6 +40,11 @@ func (a *App) initExported(req *abci.RequestInitChain) (*abci.ResponseInitChain,
 	if err := checkExportedValidators(sdb, req.Validators); err != nil {
 		return nil, err
 	}
+	if a.genesis.Dev { // a dev chain lists its state by the trie's preimages
+		if err := a.store.WritePreimages(ex.preimages()); err != nil {
+			return nil, err
+		}
+	}
 	g := *a.genesis.EVM
 	g.Timestamp = uint64(req.Time.Unix())
 	block, err := a.store.InitGenesisRoot(&g, root, ex.named())
@@ -132,6 +137,22 @@ func (ex *ExportedState) named() types.GenesisAlloc {
 	for _, acct := range ex.Accounts {
 		if acct.Address != nil && acct.Balance != nil {
 			out[*acct.Address] = types.Account{Balance: (*big.Int)(acct.Balance), Nonce: acct.Nonce}
+		}
+	}
+	return out
+}
+
+// preimages are the addresses and slots the export named, by hash.
+func (ex *ExportedState) preimages() map[common.Hash][]byte {
+	out := map[common.Hash][]byte{}
+	for _, acct := range ex.Accounts {
+		if acct.Address != nil {
+			out[acct.Hash] = acct.Address.Bytes()
+		}
+		for _, s := range acct.Storage {
+			if s.Slot != nil {
+				out[s.Key] = s.Slot.Bytes()
+			}
 		}
 	}
 	return out

@@ -43,6 +43,15 @@ func (s *Store) Preimage(hash common.Hash) []byte {
 	return rawdb.ReadPreimage(s.db, hash)
 }
 
+// WritePreimages records the addresses and slots behind hashed trie keys
+// (what Options.Preimages keeps as blocks run), for a state imported with
+// NewStateImport: a dev chain lists its state by them.
+func (s *Store) WritePreimages(pre map[common.Hash][]byte) error {
+	batch := s.db.NewBatch()
+	rawdb.WritePreimages(batch, pre)
+	return batch.Write()
+}
+
 // InitGenesisRoot writes g's block 0 with the state root root, a state
 // already rebuilt in this store (NewStateImport, Finish) in place of g's
 // allocation, which must be empty: the header is the one go-ethereum makes

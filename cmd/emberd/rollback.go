@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -30,7 +31,8 @@ func rollbackCmd() *cobra.Command {
 The last block stays in CometBFT's block store and is executed again at the
 next start; with --hard it is deleted too and fetched again from peers. The
 validator's sign state is kept. An in-process explorer's index holding the
-rolled-back block is emptied (it indexes the chain again). See docs/operations.md.`,
+rolled-back block is emptied (it indexes the chain again), and state-sync
+snapshots above the new height are deleted. See docs/operations.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := config.Load(home)
@@ -53,6 +55,9 @@ rolled-back block is emptied (it indexes the chain again). See docs/operations.m
 				return err
 			}
 			if err := rollbackExplorer(cfg, home, uint64(h)); err != nil {
+				return err
+			}
+			if err := rollbackSnapshots(home, uint64(h)); err != nil {
 				return err
 			}
 			head := st.Head()
@@ -91,4 +96,25 @@ func rollbackExplorer(cfg config.Config, home string, h uint64) error {
 		return err
 	}
 	return db.Reset(ctx)
+}
+
+// rollbackSnapshots deletes the state-sync snapshots of heights above h:
+// made from the state rolled back, which may be the diverged one.
+func rollbackSnapshots(home string, h uint64) error {
+	dir := filepath.Join(home, "data", "snapshots") // node.snapshotsDir
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil
+		}
+		return err
+	}
+	for _, e := range entries {
+		if height, err := strconv.ParseUint(e.Name(), 10, 64); err == nil && height > h {
+			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
