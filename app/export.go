@@ -75,10 +75,11 @@ type ExportOptions struct {
 // Export writes the genesis of a new chain whose state is the state of
 // block opts.Height of the chain of doc (this node's genesis) in st:
 //   - app_state.exported holds the state (ExportedState);
-//   - app_state.evm is the chain config with an empty allocation, the
+//   - app_state.evm is the chain config the block ran (blockConfig: with
+//     the fork times an upgrade recorded in the state, which the new chain
+//     also reads there as the old one did), an empty allocation, the
 //     block's gas limit and, as base fee, the one the block after it would
-//     have had; the fork times an upgrade recorded stay in the state, where
-//     the new chain reads them as the old one did;
+//     have had;
 //   - the module sections stay as doc has them, for the settings read from
 //     genesis (whether fees are shared), but no InitGenesis runs on them;
 //     gentxs are dropped;
@@ -97,13 +98,16 @@ func Export(ctx context.Context, st *store.Store, doc *cmttypes.GenesisDoc, opts
 	if err != nil {
 		return nil, err
 	}
-	chainID, config, err := exportChainID(doc.ChainID, opts.ChainID, gs.EVM.Config)
-	if err != nil {
-		return nil, err
-	}
 	sdb, err := st.StateAt(header.Root)
 	if err != nil {
 		return nil, fmt.Errorf("open the state of block %d: %w", header.Number, err)
+	}
+	// The config the block ran, with the fork times its state records (the
+	// one rule, blockConfig), so that readers of the genesis see them too.
+	base := (&App{config: gs.EVM.Config}).blockConfig(header, sdb)
+	chainID, config, err := exportChainID(doc.ChainID, opts.ChainID, base)
+	if err != nil {
+		return nil, err
 	}
 	vals, err := exportValidators(sdb)
 	if err != nil {
