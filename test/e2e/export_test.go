@@ -192,7 +192,8 @@ func divergeHead(t *testing.T, home string, addr common.Address) (common.Hash, c
 // while it is stopped (the AppHash it reports then disagrees with the
 // network's) refuses to start; `emberd rollback` takes CometBFT and Ember
 // back one height, and the restarted node executes the block again and
-// follows the validator with equal hashes at every height. Its home,
+// follows the validator with equal hashes at every height. A hard
+// rollback (the block deleted too) recovers the same way, and its home,
 // copied while stopped and started elsewhere, serves the same head.
 func TestRollbackRecovers(t *testing.T) {
 	t.Parallel()
@@ -239,7 +240,30 @@ func TestRollbackRecovers(t *testing.T) {
 	}
 	t.Logf("recovered: %d blocks equal to the validator's, head root %s", head+1, root)
 
+	t.Run("HardRollback", func(t *testing.T) { hardRollback(t, v, full) })
 	t.Run("BackupRestore", func(t *testing.T) { backupRestore(t, v, full) })
+}
+
+// hardRollback: `emberd rollback --hard` on a stopped full node deletes its
+// last block as well; the node fetches it again from the validator and
+// follows it with the same blocks.
+func hardRollback(t *testing.T, v, n *Node) {
+	n.Stop()
+	before := n.blocksOffline(t)
+	out, err := emberdCLI(t, "rollback", "--hard", "--home", n.Home)
+	if err != nil || !strings.Contains(out, "Rolled back to height "+strconv.FormatUint(before.number-1, 10)) {
+		t.Fatalf("rollback --hard from %d: %v %s", before.number, err, out)
+	}
+	if after := n.blocksOffline(t); after.number != before.number-1 {
+		t.Fatalf("Ember head %d after rollback --hard from %d", after.number, before.number)
+	}
+	n.Start("start")
+	head := v.height(t) + 2
+	waitAllHeight(t, head, n)
+	sameChain(t, head, v, n)
+	if got := n.blocks(t, before.number, before.number)[0]; got.Hash != before.hash || got.StateRoot != before.root {
+		t.Fatalf("block %d fetched again: %s root %s, was %s root %s", before.number, got.Hash, got.StateRoot, before.hash, before.root)
+	}
 }
 
 // backupRestore copies the home of a stopped node (n) and starts the copy
