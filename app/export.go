@@ -118,12 +118,7 @@ func Export(ctx context.Context, st *store.Store, doc *cmttypes.GenesisDoc, opts
 		return nil, err
 	}
 	ex.ChainID = doc.ChainID
-	next := *gs
-	next.EVM = &core.Genesis{Config: config, GasLimit: header.GasLimit, Difficulty: big.NewInt(0),
-		BaseFee: evm.NextBaseFee(gs.EVM.Config, header, gs.MinBaseFee()), Alloc: types.GenesisAlloc{}}
-	next.Genutil = nil
-	next.Exported = ex
-	raw, err := json.Marshal(&next)
+	raw, err := exportedAppState(gs, config, header, ex)
 	if err != nil {
 		return nil, err
 	}
@@ -140,6 +135,18 @@ func Export(ctx context.Context, st *store.Store, doc *cmttypes.GenesisDoc, opts
 		return nil, fmt.Errorf("exported genesis: %w", err)
 	}
 	return out, nil
+}
+
+// exportedAppState is gs with ex, an EVM genesis of config with no
+// allocation, header's gas limit and the base fee of the block after it,
+// and no gentxs.
+func exportedAppState(gs *AppState, config *params.ChainConfig, header *types.Header, ex *ExportedState) (json.RawMessage, error) {
+	next := *gs
+	next.EVM = &core.Genesis{Config: config, GasLimit: header.GasLimit, Difficulty: big.NewInt(0),
+		BaseFee: evm.NextBaseFee(gs.EVM.Config, header, gs.MinBaseFee()), Alloc: types.GenesisAlloc{}}
+	next.Genutil = nil
+	next.Exported = ex
+	return json.Marshal(&next)
 }
 
 // exportHeader is the header of block n (the head when 0), whose state
