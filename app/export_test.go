@@ -23,6 +23,7 @@ import (
 	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/bank"
 	"github.com/emberchain/ember/distribution"
+	"github.com/emberchain/ember/evm"
 	"github.com/emberchain/ember/mint"
 	"github.com/emberchain/ember/native"
 	"github.com/emberchain/ember/staking"
@@ -116,6 +117,16 @@ func TestExportImportSameRoot(t *testing.T) {
 	}
 	if len(out.Validators) != 1 || out.Validators[0].Power != 13 || !out.Validators[0].PubKey.Equals(s.valKey.PubKey()) {
 		t.Fatalf("exported validators %+v, want the genesis validator with power 13", out.Validators)
+	}
+	exGS, err := ParseAppState(out.AppState, out.ChainID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFee := evm.NextBaseFee(s.config, head, s.genesis.MinBaseFee())
+	if ex := exGS.Exported; ex.Height != head.Number.Uint64() || ex.BlockHash != head.Hash() || ex.StateRoot != head.Root || ex.ChainID != "ember_9000-1" ||
+		exGS.EVM.GasLimit != head.GasLimit || exGS.EVM.BaseFee.Cmp(wantFee) != 0 || len(exGS.EVM.Alloc) != 0 || exGS.Genutil != nil {
+		t.Fatalf("exported height %d hash %x root %x from %s, gas limit %d, base fee %v (want %v), alloc %d",
+			ex.Height, ex.BlockHash, ex.StateRoot, ex.ChainID, exGS.EVM.GasLimit, exGS.EVM.BaseFee, wantFee, len(exGS.EVM.Alloc))
 	}
 	if _, err := ValidateGenesis(out); err != nil {
 		t.Fatalf("ValidateGenesis of the export: %v", err)
