@@ -95,6 +95,9 @@ func openHomeStore(home string) (*store.Store, *cmttypes.GenesisDoc, error) {
 // chain's validators: a validator's home then needs its
 // priv_validator_key.json put back in config/.
 func initFromGenesis(opts homes.InitOptions, file string) error {
+	if len(opts.Alloc) > 0 || opts.RewardAddress != nil {
+		return fmt.Errorf("--account and --reward-address make a new genesis: they do not apply with --genesis")
+	}
 	doc, err := cmttypes.GenesisDocFromFile(file)
 	if err != nil {
 		return err
