@@ -129,6 +129,7 @@ func TestExportImport(t *testing.T) {
 		}
 		verifyProof(t, genesis.StateRoot, p)
 	}
+	t.Logf("exported block %d (state root %s); the new chain's block 0 has it; %d eth_getProof answers identical", h, genesis.StateRoot, len(addrs))
 	if v, err := n.Eth.StorageAt(ctx(t), contract, common.BigToHash(big.NewInt(6)), big.NewInt(0)); err != nil || new(big.Int).SetBytes(v).Int64() != 506 {
 		t.Fatalf("contract slot 6 on the new chain: %x %v", v, err)
 	}
