@@ -164,6 +164,9 @@ func (a *App) InitChain(_ context.Context, req *abci.RequestInitChain) (*abci.Re
 		return nil, fmt.Errorf("chain-id %s does not match the EVM chain id %v", req.ChainId, a.config.ChainID)
 	}
 	a.SetChainID(req.ChainId)
+	if a.genesis.Exported != nil {
+		return a.initExported(req) // import.go
+	}
 	g, validators, err := genesisState(a.genesis, a.modules, a.rewards, req)
 	if err != nil {
 		return nil, err

@@ -67,6 +67,10 @@ type AppState struct {
 	// transactions (package devchain), the state edits and clock changes of
 	// the anvil/Hardhat JSON-RPC methods, which the node then serves.
 	Dev bool `json:"dev,omitempty"`
+	// Exported is the state of a chain's block (`emberd export`): InitChain
+	// writes it as block 0's state instead of running the modules'
+	// InitGenesis (import.go).
+	Exported *ExportedState `json:"exported,omitempty"`
 }
 
 // FeeMarket parameters. The base fee starts at the EVM genesis baseFeePerGas
@@ -280,6 +284,9 @@ func ValidateGenesis(doc *cmttypes.GenesisDoc) ([]abci.ValidatorUpdate, error) {
 	gs, err := ParseAppState(doc.AppState, doc.ChainID)
 	if err != nil {
 		return nil, err
+	}
+	if gs.Exported != nil {
+		return validateExported(gs, doc) // import.go
 	}
 	req := &abci.RequestInitChain{ChainId: doc.ChainID, Time: doc.GenesisTime, InitialHeight: doc.InitialHeight}
 	for _, v := range doc.Validators {

@@ -17,6 +17,7 @@ import (
 func initCmd() *cobra.Command {
 	var (
 		home, chainID, reward string
+		genesis               string
 		funds                 []string
 	)
 	cmd := &cobra.Command{
@@ -40,6 +41,16 @@ func initCmd() *cobra.Command {
 				addr := common.HexToAddress(reward)
 				opts.RewardAddress = &addr
 			}
+			if genesis != "" {
+				if err := initFromGenesis(opts, genesis); err != nil { // export.go
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "Initialized %s with genesis %s\n", home, genesis)
+				return nil
+			}
+			if chainID == "" {
+				return fmt.Errorf("required flag \"chain-id\" not set")
+			}
 			if err := homes.Init(opts); err != nil {
 				return err
 			}
@@ -48,10 +59,10 @@ func initCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&home, "home", defaultHome(), "node home directory")
-	cmd.Flags().StringVar(&chainID, "chain-id", "", "chain id, ember_<eip155 id>-<version> (required)")
+	cmd.Flags().StringVar(&chainID, "chain-id", "", "chain id, ember_<eip155 id>-<version> (required without --genesis)")
+	cmd.Flags().StringVar(&genesis, "genesis", "", "genesis.json to start from (e.g. one `emberd export` wrote) instead of a new one")
 	cmd.Flags().StringVar(&reward, "reward-address", "", "0x address receiving this validator's priority fees (default: the validator's CometBFT address)")
 	cmd.Flags().StringArrayVar(&funds, "account", nil, "fund an account at genesis: ADDRESS=WEI (0x or bech32 address; repeatable)")
-	_ = cmd.MarkFlagRequired("chain-id")
 	return cmd
 }
 

@@ -30,6 +30,7 @@ func rootCmd() *cobra.Command {
 	root.AddCommand(explorerCmd())
 	root.AddCommand(txCmd())
 	root.AddCommand(testnetCmd())
+	root.AddCommand(exportCmd(), rollbackCmd())
 	root.AddCommand(genesisCmd(), genesisAddAccountCmd("add-genesis-account"), cometCmd())
 	return root
 }

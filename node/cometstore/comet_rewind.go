@@ -13,7 +13,6 @@ import (
 	cmtcfg "github.com/cometbft/cometbft/config"
 	"github.com/cometbft/cometbft/privval"
 	sm "github.com/cometbft/cometbft/state"
-	cmtstore "github.com/cometbft/cometbft/store"
 	cmttypes "github.com/cometbft/cometbft/types"
 	"github.com/cosmos/gogoproto/proto"
 	"github.com/google/orderedcode"
@@ -38,18 +37,11 @@ func Rewind(cfg *cmtcfg.Config, open cmtcfg.DBProvider, pv cmttypes.PrivValidato
 // the next block's header) deleting each block above h from the block
 // store, then the tx and block indexes' entries above h.
 func rewindComet(cfg *cmtcfg.Config, open cmtcfg.DBProvider, h int64) error {
-	bdb, err := open(&cmtcfg.DBContext{ID: "blockstore", Config: cfg})
+	bs, ss, closeAll, err := openStores(cfg, open) // rollback.go
 	if err != nil {
 		return err
 	}
-	defer bdb.Close()
-	sdb, err := open(&cmtcfg.DBContext{ID: "state", Config: cfg})
-	if err != nil {
-		return err
-	}
-	defer sdb.Close()
-	bs := cmtstore.NewBlockStore(bdb)
-	ss := sm.NewStore(sdb, sm.StoreOptions{DiscardABCIResponses: cfg.Storage.DiscardABCIResponses})
+	defer closeAll()
 	for {
 		st, err := ss.Load()
 		if err != nil {
