@@ -156,7 +156,7 @@ func printDevBanner(w io.Writer, nd *node.Node, keys []*accounts.Key, mnemonic, 
 		fmt.Fprintf(w, "gRPC       %s  (the same Cosmos services; abci_query takes their method paths)\n", cfg.GRPC.Address)
 	}
 	if cfg.Explorer.Enable {
-		fmt.Fprintf(w, "Explorer   http://%s/  (pages: blocks, transactions, addresses, tokens, contracts, validators)\n", cfg.Explorer.Address)
+		fmt.Fprintf(w, "Explorer   http://%s/  (pages: blocks, transactions, addresses, tokens, contracts, validators, governance)\n", cfg.Explorer.Address)
 		fmt.Fprintf(w, "           http://%s/api/v2/  (Blockscout API v2)\n", cfg.Explorer.Address)
 	}
 	if cfg.Metrics.Enable {

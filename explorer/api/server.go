@@ -102,6 +102,7 @@ func Handler(b *Backend, log *slog.Logger) http.Handler {
 	h.tokenRoutes(mux) // tokens.go
 	h.contractRoutes(mux)
 	h.emberRoutes(mux)   // ember.go: validators, revert reasons
+	h.govRoutes(mux)     // gov.go: proposals
 	h.stakingRoutes(mux) // staking.go: an account's delegations, unbondings, rewards
 	h.nativeRoutes(mux)  // native.go: native transactions
 	h.serviceRoutes(mux) // services.go: the JSON-RPC proxy

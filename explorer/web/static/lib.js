@@ -78,14 +78,21 @@ export const num = (v) => v == null ? "—" : group(v);
 export const gwei = (wei) => wei == null ? "—" : units(wei, 9) + " Gwei";
 
 // ago is how long ago an ISO time was, as "12 s ago", "3 min ago",
-// "5 h ago", "2 d ago".
+// "5 h ago", "2 d ago"; a time more than a few seconds ahead (a voting
+// period's end) is "in 4 min". Block times a second or two ahead of the
+// browser's clock still read "0 s ago".
 export function ago(iso) {
   if (!iso) return "";
-  const s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
-  if (s < 60) return s + " s ago";
-  if (s < 3600) return Math.floor(s / 60) + " min ago";
-  if (s < 86400) return Math.floor(s / 3600) + " h ago";
-  return Math.floor(s / 86400) + " d ago";
+  const d = Math.round((Date.now() - Date.parse(iso)) / 1000);
+  if (d < -5) return "in " + span(-d);
+  return span(Math.max(0, d)) + " ago";
+}
+
+function span(s) {
+  if (s < 60) return s + " s";
+  if (s < 3600) return Math.floor(s / 60) + " min";
+  if (s < 86400) return Math.floor(s / 3600) + " h";
+  return Math.floor(s / 86400) + " d";
 }
 
 // age is an age cell: "12 s ago", the exact timestamp (the API's) in its
