@@ -66,6 +66,8 @@ var settings = []Setting{
 	{Key: "json-rpc.batch-response-max-size", Help: "bytes of one batch response"},
 	{Key: "json-rpc.cors-origins", Help: "allowed HTTP CORS origins"},
 	{Key: "json-rpc.ws-origins", Help: "allowed WebSocket origins"},
+	{Key: "json-rpc.vhosts", Flag: "json-rpc.vhosts", Help: "comma-separated host names a request's Host header may name on the JSON-RPC HTTP and WebSocket ports (geth's --http.vhosts); " +
+		"others get 403, IP addresses always pass, * lets every name through"},
 	{Key: "json-rpc.block-range-cap", Help: "blocks one eth_getLogs may span; 0 for none"},
 	{Key: "json-rpc.logs-cap", Help: "logs one eth_getLogs may return; 0 for none"},
 	{Key: "json-rpc.filter-cap", Help: "polling filters that may exist at once"},
