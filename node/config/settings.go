@@ -114,6 +114,10 @@ var settings = []Setting{
 
 	{Key: "runtime.gc-percent", Help: "Go's garbage collector target (GOGC); 0 keeps Go's default, and a GOGC environment variable wins (dev homes: 400)"},
 
+	{Key: "health.max-block-age", Help: "not ready (GET /ready answers 503, ember_ready 0) when the head block is older than this beyond config.toml's create_empty_blocks_interval; " +
+		"0s for no check; not checked when create_empty_blocks is false (blocks only for transactions)"},
+	{Key: "health.max-blocks-behind", Help: "not ready when a peer reports a height more than this many blocks above the head"},
+
 	{File: CometToml, Key: "rpc.laddr", Flag: "rpc.laddr", Help: "CometBFT RPC listen address"},
 	{File: CometToml, Key: "p2p.laddr", Flag: "p2p.laddr", Help: "CometBFT P2P listen address"},
 	{File: CometToml, Key: "p2p.persistent_peers", Flag: "p2p.persistent-peers", Help: "comma-separated <node id>@<host>:<port> of the peers this node always dials (collect-gentxs writes them)"},
