@@ -28,23 +28,36 @@ import (
 )
 
 // TestFailStopDiskFull runs four validators, validator 3's data directory
-// on a 128 MiB tmpfs, and streams transfers to validator 3 and validator
-// 0. Once validator 3 has accepted some, its file system is filled. The
-// next write it needs fails; from the moment it logs the failure
-// (FAIL-STOP) every transaction sent to it is refused with an error naming
-// the halt and the cause, within a second, never answered with a hash;
-// GET /ready on its JSON-RPC port answers 503 with halted true; CometBFT's
-// /health answers nothing; and the process exits non-zero with an error
-// naming "no space left on device". After the filler is deleted and the
-// node started again it catches up with the others (the same blocks),
-// the block it had last committed is still there, and every transaction
-// any node accepted has a successful receipt. Parallel: it mounts its
-// own file system.
+// on a 128 MiB tmpfs, and streams transfers to validator 0 and, in the
+// "journal" case, to validator 3. Once the streams have some accepted,
+// validator 3's file system is filled. The next write it needs fails: its
+// transaction journal's in the "journal" case, CometBFT's (block store,
+// state store or WAL) or Ember's store in the "consensus" case, where it
+// takes no transaction and is probed with an underpriced one. From the
+// moment it logs the failure (FAIL-STOP) every transaction sent to it is
+// refused with an error naming the halt and the cause, within a second,
+// never answered with a hash; GET /ready on its JSON-RPC port answers 503
+// with halted true; CometBFT's /health stops answering within a second;
+// and the process exits non-zero with an error naming "no space left on
+// device". After the filler is deleted and the node started again it
+// catches up with the others (the same blocks), the block it had last
+// committed is still there, and every transaction any node accepted has a
+// successful receipt. Parallel: it mounts its own file system.
 func TestFailStopDiskFull(t *testing.T) {
 	t.Parallel()
 	if os.Geteuid() != 0 {
 		t.Skip("needs root: it mounts a small tmpfs as a validator's data directory and fills it")
 	}
+	for _, journal := range []bool{true, false} {
+		name := map[bool]string{true: "journal", false: "consensus"}[journal]
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			failStopDiskFull(t, journal)
+		})
+	}
+}
+
+func failStopDiskFull(t *testing.T, viaJournal bool) {
 	nw := InitNetwork(t, 4, 0)
 	vals := nw.Nodes
 	victim := vals[3]
@@ -60,10 +73,10 @@ func TestFailStopDiskFull(t *testing.T) {
 		n.Start("start")
 	}
 	waitAllHeight(t, 2, vals...)
-	if code, body := getStatus("http://"+victim.HTTP+"/ready"); code != http.StatusOK || !strings.Contains(body, `"ready":true`) {
+	if code, body := getStatus("http://" + victim.HTTP + "/ready"); code != http.StatusOK || !strings.Contains(body, `"ready":true`) {
 		t.Fatalf("a healthy validator's /ready: %d %s", code, body)
 	}
-	if code, _ := getStatus("http://"+victim.CometRPC+"/health"); code != http.StatusOK {
+	if code, _ := getStatus("http://" + victim.CometRPC + "/health"); code != http.StatusOK {
 		t.Fatalf("a healthy validator's CometBFT /health: %d", code)
 	}
 
@@ -72,9 +85,9 @@ func TestFailStopDiskFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	streams := []*failStopStream{
-		newFailStopStream(t, victim, devKeys[1].Private, chainID),
-		newFailStopStream(t, victim, devKeys[2].Private, chainID),
-		newFailStopStream(t, vals[0], devKeys[3].Private, chainID),
+		newFailStopStream(t, victim, devKeys[1].Private, chainID, !viaJournal),
+		newFailStopStream(t, victim, devKeys[2].Private, chainID, !viaJournal),
+		newFailStopStream(t, vals[0], devKeys[3].Private, chainID, false),
 	}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -82,8 +95,8 @@ func TestFailStopDiskFull(t *testing.T) {
 		wg.Add(1)
 		go func() { defer wg.Done(); s.run(stop) }()
 	}
-	wait.Eventually(t, 60*time.Second, "validator 3 to accept 40 transactions", func() error {
-		if n := streams[0].count() + streams[1].count(); n < 40 {
+	wait.Eventually(t, 60*time.Second, "40 transactions accepted", func() error {
+		if n := streams[0].count() + streams[1].count() + streams[2].count(); n < 40 {
 			return fmt.Errorf("%d accepted", n)
 		}
 		return nil
@@ -98,7 +111,10 @@ func TestFailStopDiskFull(t *testing.T) {
 	for _, s := range streams[:2] {
 		s.waitRefused(t)
 	}
-	failedAt := failStopTime(t, victim)
+	failedAt, cause := failStopLine(t, victim)
+	if viaJournal != strings.Contains(cause, "transaction journal") {
+		t.Errorf("halt cause %q: want the journal's write %v", cause, viaJournal)
+	}
 	for i, s := range streams[:2] {
 		if s.refusedAt.Sub(failedAt) > time.Second {
 			t.Errorf("stream %d: accepted until %v, %v after the failure", i, s.refusedAt, s.refusedAt.Sub(failedAt))
@@ -109,16 +125,18 @@ func TestFailStopDiskFull(t *testing.T) {
 		if s.readyCode != http.StatusServiceUnavailable || !strings.Contains(s.readyBody, `"halted":true`) || !strings.Contains(s.readyBody, "no space left on device") {
 			t.Errorf("stream %d: /ready after the halt: %d %s", i, s.readyCode, s.readyBody)
 		}
-		if s.healthCode == http.StatusOK {
-			t.Errorf("stream %d: CometBFT /health answered 200 after the halt", i)
+		if s.healthDown.IsZero() || s.healthDown.Sub(failedAt) > time.Second {
+			t.Errorf("stream %d: CometBFT /health still answered 200 a second after the halt (down at %v, /ready answered at %v)",
+				i, s.healthDown.Sub(failedAt), s.readyAt.Sub(failedAt))
 		}
 	}
 	exitCode, exitMsg := waitExit(t, victim, 30*time.Second)
 	if exitCode == 0 || !strings.Contains(exitMsg, "Error: node halted") || !strings.Contains(exitMsg, "no space left on device") {
 		t.Fatalf("exit code %d, last words %q: want non-zero, naming the halt and the cause", exitCode, exitMsg)
 	}
-	t.Logf("failed write logged at %v; first refusals %v and %v after it; exit code %d",
-		failedAt.Format(time.StampMilli), streams[0].refusedAt.Sub(failedAt), streams[1].refusedAt.Sub(failedAt), exitCode)
+	t.Logf("halt logged at %v (%s); first refusals %v and %v after it, /health down %v after it; exit code %d",
+		failedAt.Format(time.StampMilli), cause, streams[0].refusedAt.Sub(failedAt), streams[1].refusedAt.Sub(failedAt),
+		streams[0].healthDown.Sub(failedAt), exitCode)
 
 	// Space freed: it restarts and catches up with nothing lost.
 	if err := os.Remove(filepath.Join(data, "filler")); err != nil {
@@ -189,14 +207,14 @@ func fillFS(t *testing.T, path string) {
 	}
 }
 
-// failStopTime is when the node logged its halt.
-func failStopTime(t *testing.T, n *Node) time.Time {
+// failStopLine is when the node logged its halt, and the cause it gave.
+func failStopLine(t *testing.T, n *Node) (time.Time, string) {
 	t.Helper()
 	log, err := os.ReadFile(n.logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`time=(\S+) level=ERROR msg="FAIL-STOP`).FindSubmatch(log)
+	m := regexp.MustCompile(`time=(\S+) level=ERROR msg="FAIL-STOP[^"]*" cause="((?:[^"\\]|\\.)*)"`).FindSubmatch(log)
 	if m == nil {
 		t.Fatal("no FAIL-STOP line in the log")
 	}
@@ -204,7 +222,7 @@ func failStopTime(t *testing.T, n *Node) time.Time {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return at
+	return at, string(m[2])
 }
 
 // waitExit waits for the node's process to end by itself and returns its
@@ -231,14 +249,17 @@ func waitExit(t *testing.T, n *Node, within time.Duration) (int, string) {
 }
 
 // failStopStream sends 1-wei transfers from one key to one node, each
-// nonce once, until the node refuses one or stop closes. At the first
-// refusal it reads the node's /ready and CometBFT /health.
+// nonce once, until the node refuses one or stop closes; a probe sends
+// one signed for another chain, which the node refuses without recording
+// anything, until it is refused for another reason than that. At the first such refusal it reads the node's /ready
+// and polls its CometBFT /health until it stops answering 200.
 type failStopStream struct {
 	n       *Node
 	key     *ecdsa.PrivateKey
 	to      common.Address
 	chainID *big.Int
 	nonce   uint64
+	probe   bool
 
 	mu       sync.Mutex
 	accepted []common.Hash
@@ -246,18 +267,20 @@ type failStopStream struct {
 	// Written before refused closes.
 	refusedAt             time.Time
 	refusal               string
-	readyCode, healthCode int
-	readyBody             string
+	readyCode  int
+	readyBody  string
+	readyAt    time.Time
+	healthDown time.Time // when /health first failed; zero if it never did
 }
 
-func newFailStopStream(t *testing.T, n *Node, key *ecdsa.PrivateKey, chainID *big.Int) *failStopStream {
+func newFailStopStream(t *testing.T, n *Node, key *ecdsa.PrivateKey, chainID *big.Int, probe bool) *failStopStream {
 	t.Helper()
 	from := crypto.PubkeyToAddress(key.PublicKey)
 	nonce, err := n.Eth.PendingNonceAt(ctx(t), from)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &failStopStream{n: n, key: key, chainID: chainID, nonce: nonce, refused: make(chan struct{}),
+	return &failStopStream{n: n, key: key, chainID: chainID, nonce: nonce, probe: probe, refused: make(chan struct{}),
 		to: common.BytesToAddress(crypto.Keccak256(from.Bytes())[:20])}
 }
 
@@ -269,14 +292,22 @@ func (s *failStopStream) run(stop <-chan struct{}) {
 			return
 		default:
 		}
-		tx, err := types.SignNewTx(s.key, types.LatestSignerForChainID(s.chainID), &types.DynamicFeeTx{
-			ChainID: s.chainID, Nonce: s.nonce, GasTipCap: gwei(2), GasFeeCap: gwei(50), Gas: 21000, To: &s.to, Value: big.NewInt(1)})
+		chainID := s.chainID
+		if s.probe {
+			chainID = new(big.Int).Add(chainID, big.NewInt(1))
+		}
+		tx, err := types.SignNewTx(s.key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
+			ChainID: chainID, Nonce: s.nonce, GasTipCap: gwei(2), GasFeeCap: gwei(50), Gas: 21000, To: &s.to, Value: big.NewInt(1)})
 		if err != nil {
 			panic(err)
 		}
 		c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		err = eth.SendTransaction(c, tx)
 		cancel()
+		if s.probe && err != nil && !strings.Contains(err.Error(), "node halted") {
+			time.Sleep(time.Millisecond)
+			continue
+		}
 		if err == nil {
 			s.mu.Lock()
 			s.accepted = append(s.accepted, tx.Hash())
@@ -286,16 +317,24 @@ func (s *failStopStream) run(stop <-chan struct{}) {
 		}
 		s.refusedAt, s.refusal = time.Now(), err.Error()
 		s.readyCode, s.readyBody = getStatus("http://" + s.n.HTTP + "/ready")
-		s.healthCode, _ = getStatus("http://" + s.n.CometRPC + "/health")
+		s.readyAt = time.Now()
+		for end := time.Now().Add(3 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+			if code, _ := getStatus("http://" + s.n.CometRPC + "/health"); code != http.StatusOK {
+				s.healthDown = time.Now()
+				break
+			}
+		}
 		close(s.refused)
 		return
 	}
 }
 
-// getStatus is the status and body (compacted when JSON) of a GET; 0 when
-// nothing answered.
+// getStatus is the status and body (compacted when JSON) of a GET on a
+// connection of its own, as a health probe makes it; 0 when nothing
+// answered. (A connection CometBFT's RPC kept alive from before the halt
+// is served until the process exits.)
 func getStatus(url string) (int, string) {
-	c := http.Client{Timeout: 5 * time.Second}
+	c := http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 	res, err := c.Get(url)
 	if err != nil {
 		return 0, err.Error()
