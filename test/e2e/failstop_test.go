@@ -265,8 +265,8 @@ type failStopStream struct {
 	accepted []common.Hash
 	refused  chan struct{}
 	// Written before refused closes.
-	refusedAt             time.Time
-	refusal               string
+	refusedAt  time.Time
+	refusal    string
 	readyCode  int
 	readyBody  string
 	readyAt    time.Time
