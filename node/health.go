@@ -39,7 +39,7 @@ func (n *Node) Readiness() rpc.Readiness {
 	case r.BlocksBehind > n.cfg.Health.MaxBlocksBehind:
 		r.Reason = fmt.Sprintf("%d blocks behind a peer (more than health.max-blocks-behind %d)", r.BlocksBehind, n.cfg.Health.MaxBlocksBehind)
 	case maxAge > 0 && r.BlockAgeSeconds > maxAge.Seconds():
-		r.Reason = fmt.Sprintf("no block for %.0fs (more than %s)", r.BlockAgeSeconds, maxAge)
+		r.Reason = fmt.Sprintf("no block for %.1fs (more than %s)", r.BlockAgeSeconds, maxAge)
 	default:
 		r.Ready = true
 	}
