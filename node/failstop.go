@@ -48,10 +48,11 @@ type failStop struct {
 	err    atomic.Pointer[HaltError]
 	halted chan struct{} // closed at the halt
 	done   chan struct{} // closed haltLinger after it: time to exit
+	comet  chan struct{} // closed once haltComet has stopped CometBFT
 }
 
 func newFailStop() *failStop {
-	return &failStop{halted: make(chan struct{}), done: make(chan struct{})}
+	return &failStop{halted: make(chan struct{}), done: make(chan struct{}), comet: make(chan struct{})}
 }
 
 // fail halts the node for cause; only the first call does anything. It
@@ -70,6 +71,7 @@ func (n *Node) fail(cause error) {
 // cannot record what it accepts, and neither its peers nor a monitor
 // calling its /health should take it for a working node.
 func (n *Node) haltComet() {
+	defer close(n.halt.comet)
 	n.revertMu.Lock() // not while a dev chain's evm_revert swaps it (revert.go)
 	defer n.revertMu.Unlock()
 	if cmt := n.comet(); cmt != nil && cmt.IsRunning() {
@@ -78,6 +80,24 @@ func (n *Node) haltComet() {
 		}
 	}
 }
+
+// awaitHaltComet waits, on a halted node, until haltComet has stopped
+// CometBFT (Stop then finds it stopped and closes its databases after it),
+// at most haltCometWait: a stop on a failing disk must not hang the exit.
+func (n *Node) awaitHaltComet() {
+	select {
+	case <-n.halt.halted:
+	default:
+		return
+	}
+	select {
+	case <-n.halt.comet:
+	case <-time.After(haltCometWait):
+		n.log.Error("CometBFT still stopping after the halt; closing the stores anyway", "waited", haltCometWait)
+	}
+}
+
+const haltCometWait = 10 * time.Second
 
 // halted is why the node accepts no transaction, or nil.
 func (n *Node) halted() error {

@@ -414,7 +414,8 @@ func (n *Node) stop() {
 	if n.devAPI != nil {
 		n.devAPI.Close()
 	}
-	n.stopJournal() // no client adds to the pool any more
+	n.stopJournal()    // no client adds to the pool any more
+	n.awaitHaltComet() // failstop.go
 	n.stopComet()
 	n.cmtDBs.CloseAll()
 	if n.pvDone != nil {
