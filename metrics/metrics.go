@@ -33,6 +33,8 @@ type Sources struct {
 	// full pruning) and the last pruning sweep's time and deleted trie
 	// nodes (zero before one).
 	State func() (oldest uint64, lastSweep time.Duration, lastDeleted int)
+	// Health is whether the node advances with its network (health.go).
+	Health func() Health
 }
 
 // Metrics is Ember's series in their own registry.
@@ -92,6 +94,9 @@ func (m *Metrics) registerSources(f factory, src Sources) {
 		f.gaugeFunc("state_oldest_height", "First height whose state this node holds: 0 on an archive node, the window's start in full pruning mode.", func() float64 { o, _, _ := src.State(); return float64(o) })
 		f.gaugeFunc("state_prune_last_seconds", "Time the last state pruning sweep took (mark, sweep and compaction).", func() float64 { _, d, _ := src.State(); return d.Seconds() })
 		f.gaugeFunc("state_prune_last_deleted_nodes", "Trie nodes the last state pruning sweep deleted.", func() float64 { _, _, n := src.State(); return float64(n) })
+	}
+	if src.Health != nil {
+		registerHealth(f, src.Health)
 	}
 	if src.Explorer != nil {
 		f.gaugeFunc("explorer_indexed_height", "Last block the explorer has indexed.", func() float64 { i, _, _ := src.Explorer(); return float64(i) })

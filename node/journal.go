@@ -3,6 +3,7 @@ package node
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"time"
 
@@ -44,17 +45,20 @@ func (n *Node) startJournal() error {
 	return nil
 }
 
-// journalTx records an accepted transaction; a failure is logged, not the
-// client's: the transaction is in the pools. A send still being answered
+// journalTx records an accepted transaction. A failed write halts the
+// node (failstop.go) and is the client's answer: a restart would lose the
+// transaction, so no hash is given for it. A send still being answered
 // while the node stops finds the journal closed, which is not an error:
 // the node is going away.
-func (n *Node) journalTx(raw []byte) {
+func (n *Node) journalTx(raw []byte) error {
 	if n.journal == nil {
-		return
+		return nil
 	}
 	if err := n.journal.Add(raw); err != nil && !errors.Is(err, journal.ErrClosed) {
-		n.log.Error("transaction journal", "err", err)
+		n.fail(fmt.Errorf("write the transaction journal: %w", err))
+		return n.halted()
 	}
+	return nil
 }
 
 // stopJournal writes the pool's content a last time and closes the

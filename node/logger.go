@@ -36,17 +36,20 @@ func parseLevel(s string) (slog.Level, error) {
 
 // cometLogger routes CometBFT's logs into slog under module=cometbft, with
 // a level of their own (CometBFT logs several lines per block at info).
+// Its errors also go to onError, whatever the level: CometBFT reports its
+// consensus failure only as a log line (failstop.go).
 type cometLogger struct {
-	l     *slog.Logger
-	level slog.Level
+	l       *slog.Logger
+	level   slog.Level
+	onError func(msg string, kv []any)
 }
 
-func newCometLogger(l *slog.Logger, level string) (cmtlog.Logger, error) {
+func newCometLogger(l *slog.Logger, level string, onError func(msg string, kv []any)) (cmtlog.Logger, error) {
 	lvl, err := parseLevel(level)
 	if err != nil {
 		return nil, err
 	}
-	return cometLogger{l: l.With("module", "cometbft"), level: lvl}, nil
+	return cometLogger{l: l.With("module", "cometbft"), level: lvl, onError: onError}, nil
 }
 
 func (c cometLogger) log(level slog.Level, msg string, kv []any) {
@@ -58,7 +61,12 @@ func (c cometLogger) log(level slog.Level, msg string, kv []any) {
 
 func (c cometLogger) Debug(msg string, kv ...any) { c.log(slog.LevelDebug, msg, kv) }
 func (c cometLogger) Info(msg string, kv ...any)  { c.log(slog.LevelInfo, msg, kv) }
-func (c cometLogger) Error(msg string, kv ...any) { c.log(slog.LevelError, msg, kv) }
+func (c cometLogger) Error(msg string, kv ...any) {
+	c.log(slog.LevelError, msg, kv)
+	if c.onError != nil {
+		c.onError(msg, kv)
+	}
+}
 func (c cometLogger) With(kv ...any) cmtlog.Logger {
-	return cometLogger{l: c.l.With(kv...), level: c.level}
+	return cometLogger{l: c.l.With(kv...), level: c.level, onError: c.onError}
 }

@@ -50,6 +50,7 @@ func (n *Node) newMetrics() *metrics.Metrics {
 			}
 			return n.store.OldestState(), st.Mark + st.Sweep + st.Compact, st.Deleted
 		},
+		Health: n.healthMetrics, // health.go
 		Explorer: func() (uint64, uint64, bool) {
 			if n.explorer == nil {
 				return 0, 0, false
@@ -143,10 +144,12 @@ func (t timedApp) Commit(ctx context.Context, req *abci.RequestCommit) (*abci.Re
 	return res, err
 }
 
-// abciApp is what CometBFT runs: the app, timed when metrics are on.
+// abciApp is what CometBFT runs: the app, timed when metrics are on,
+// refusing transactions once the node halted (failstop.go).
 func (n *Node) abciApp() abci.Application {
-	if n.metrics == nil {
-		return n.app
+	var a abci.Application = n.app
+	if n.metrics != nil {
+		a = timedApp{App: n.app, m: n.metrics}
 	}
-	return timedApp{App: n.app, m: n.metrics}
+	return haltGate{Application: a, halted: n.halted}
 }

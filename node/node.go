@@ -101,6 +101,8 @@ type Node struct {
 	metricsStop func() // ends the database size sampling
 
 	snapshots *snapshot.Manager // nil unless [state-sync] snapshot-interval > 0 (statesync.go)
+
+	halt *failStop // a failed write stops the node (failstop.go)
 }
 
 // New loads the home's configuration (the files, with ov over them) and
@@ -149,7 +151,7 @@ func New(home string, ov config.Overrides) (*Node, error) {
 	pool := txpool.New(cfg.TxPool.Pool())
 	n := &Node{
 		home: home, cfg: cfg, cmtCfg: cmtCfg, genesis: doc, state: appState, log: log,
-		store: st, pool: pool, keys: ks,
+		store: st, pool: pool, keys: ks, halt: newFailStop(),
 		app:    app.New(st, pool, appState, log.With("module", "app")),
 		events: filters.NewEvents(),
 	}
@@ -182,7 +184,7 @@ func (n *Node) Start() (err error) {
 			n.Stop()
 		}
 	}()
-	cmtLog, err := newCometLogger(n.log, n.cfg.Log.CometBFTLevel)
+	cmtLog, err := newCometLogger(n.log, n.cfg.Log.CometBFTLevel, n.failedCometLog)
 	if err != nil {
 		return err
 	}
@@ -314,6 +316,7 @@ func (n *Node) startRPC() error {
 		// Before Start: the serving goroutines read the observer unlocked.
 		srv.Observe(n.metrics.NewRPC(srv.MethodNames()))
 	}
+	srv.SetReadiness(n.Readiness) // health.go
 	if err := srv.Start(); err != nil {
 		return err
 	}
@@ -384,7 +387,7 @@ func (n *Node) cometDBProvider() cmtcfg.DBProvider {
 
 // chain is what the backends read.
 func (n *Node) chain() backend.Chain {
-	return backend.Chain{Store: n.store, Pool: n.pool, App: n.app, State: n.state, Comet: n.comet}
+	return backend.Chain{Store: n.store, Pool: n.pool, App: n.app, State: n.state, Comet: n.comet, Halted: n.halted}
 }
 
 // comet is the running CometBFT node (nil before Start).
@@ -411,7 +414,8 @@ func (n *Node) stop() {
 	if n.devAPI != nil {
 		n.devAPI.Close()
 	}
-	n.stopJournal() // no client adds to the pool any more
+	n.stopJournal()    // no client adds to the pool any more
+	n.awaitHaltComet() // failstop.go
 	n.stopComet()
 	n.cmtDBs.CloseAll()
 	if n.pvDone != nil {

@@ -34,6 +34,10 @@ type Config struct {
 
 	CORSOrigins []string `toml:"cors-origins"` // allowed HTTP CORS origins
 	WSOrigins   []string `toml:"ws-origins"`   // allowed WebSocket origins
+	// VHosts are the host names a request's Host header may name, on the
+	// HTTP and the WebSocket port (hosts.go); IP addresses always pass and
+	// "*" lets every name through.
+	VHosts []string `toml:"vhosts"`
 
 	BlockRangeCap     uint64   `toml:"block-range-cap"`    // blocks one eth_getLogs may span; 0 = none
 	LogsCap           int      `toml:"logs-cap"`           // logs one eth_getLogs may return; 0 = none
@@ -64,6 +68,7 @@ func DefaultConfig() Config {
 		BatchResponseMaxSize: 25 * 1024 * 1024,
 		CORSOrigins:          []string{"*"},
 		WSOrigins:            []string{"*"},
+		VHosts:               []string{"localhost"},
 		BlockRangeCap:        10_000,
 		LogsCap:              10_000,
 		FilterCap:            200,

@@ -39,6 +39,7 @@ type front struct {
 	read    time.Duration // read one request
 	write   time.Duration // write one answer
 	bufSize int
+	hosts   *hostFilter // a request for a host it refuses goes to net/http, which answers 403
 	log     *slog.Logger
 
 	mu     sync.Mutex
@@ -161,7 +162,7 @@ func (f *front) serveConn(c net.Conn) {
 		now           time.Time // when the last answer was written
 	)
 	for {
-		req, err := in.next(c, f.fast.bodyLimit, f.idle, f.read, now)
+		req, err := in.next(c, f.fast.bodyLimit, f.hosts, f.idle, f.read, now)
 		if err != nil {
 			f.untrack(c)
 			c.Close()
@@ -282,12 +283,12 @@ const maxKeptBuf = 64 << 10
 // as soon as that is known (take false): net/http reads the rest. last is
 // when the connection's previous answer was written (zero: none yet), where
 // its idle wait begins.
-func (b *reqBuf) next(c net.Conn, bodyLimit int, idle, read time.Duration, last time.Time) (fastRequest, error) {
+func (b *reqBuf) next(c net.Conn, bodyLimit int, hosts *hostFilter, idle, read time.Duration, last time.Time) (fastRequest, error) {
 	waited := false
 	for {
 		p := b.pending()
 		if end := bytes.Index(p, crlfcrlf); end >= 0 {
-			n, ok := parseHead(p[:end+2], bodyLimit)
+			n, ok := parseHead(p[:end+2], bodyLimit, hosts)
 			if !ok {
 				return fastRequest{}, nil
 			}
@@ -360,9 +361,10 @@ func (b *reqBuf) fill(c net.Conn, want int) error {
 // request: "POST <path> HTTP/1.1", one Host, one Content-Length within the
 // limit, one JSON Content-Type, and no header that net/http or a handler
 // behind it acts on (Transfer-Encoding, Connection other than keep-alive,
-// Upgrade, Expect, Authorization, Origin, ...). Anything unusual, even if
+// Upgrade, Expect, Authorization, Origin, ...), and a Host that hosts
+// allows (net/http answers the others 403). Anything unusual, even if
 // valid, is net/http's.
-func parseHead(h []byte, bodyLimit int) (int, bool) {
+func parseHead(h []byte, bodyLimit int, hosts *hostFilter) (int, bool) {
 	line, rest, _ := bytes.Cut(h, crlf)
 	target, ok := bytes.CutPrefix(line, []byte("POST "))
 	if !ok {
@@ -372,7 +374,7 @@ func parseHead(h []byte, bodyLimit int) (int, bool) {
 	if !ok || len(target) == 0 || target[0] != '/' || !visibleASCII(target) {
 		return 0, false
 	}
-	length, hosts, types := -1, 0, 0
+	length, hostCount, types := -1, 0, 0
 	for len(rest) > 0 {
 		line, rest, _ = bytes.Cut(rest, crlf)
 		colon := bytes.IndexByte(line, ':')
@@ -397,7 +399,7 @@ func parseHead(h []byte, bodyLimit int) (int, bool) {
 				return 0, false
 			}
 		case asciiFold(name, "host"):
-			if hosts++; !hostBytes(value) {
+			if hostCount++; !hostBytes(value) || !hosts.allows(string(value)) {
 				return 0, false
 			}
 		case asciiFold(name, "connection"):
@@ -410,7 +412,7 @@ func parseHead(h []byte, bodyLimit int) (int, bool) {
 			return 0, false
 		}
 	}
-	if length < 0 || hosts != 1 || types != 1 {
+	if length < 0 || hostCount != 1 || types != 1 {
 		return 0, false
 	}
 	return length, true

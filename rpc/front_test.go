@@ -108,13 +108,13 @@ func TestFrontAnswersLikeNetHTTP(t *testing.T) {
 		"batch then fast":   {httpReq(bn) + httpReq(batch) + httpReq(bn) + close_},
 		"bad params":        {httpReq(bad) + httpReq(bn) + close_},
 		"origin":            {httpReq(bn, "Origin: http://example.com") + close_},
-		"preflight":         {"OPTIONS / HTTP/1.1\r\nHost: x\r\nOrigin: http://a.b\r\nAccess-Control-Request-Method: POST\r\n\r\n" + close_},
-		"health":            {"GET / HTTP/1.1\r\nHost: x\r\n\r\n" + close_},
+		"preflight":         {"OPTIONS / HTTP/1.1\r\nHost: localhost\r\nOrigin: http://a.b\r\nAccess-Control-Request-Method: POST\r\n\r\n" + close_},
+		"health":            {"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n" + close_},
 		"bearer":            {httpReq(bn, "Authorization: Bearer abc") + close_},
 		"too large":         {httpReq(`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":["`+strings.Repeat("a", 2000)+`"]}`) + close_},
 		"wrong type":        {strings.Replace(httpReq(bn), "application/json", "text/plain", 1) + close_},
 		"two types":         {httpReq(bn, "Content-Type: text/plain") + close_},
-		"chunked":           {"POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", len(bn), bn) + close_},
+		"chunked":           {"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", len(bn), bn) + close_},
 		"http/1.0":          {strings.Replace(httpReq(bn), "HTTP/1.1", "HTTP/1.0", 1)},
 		"no host":           {strings.Replace(httpReq(bn), "Host: 127.0.0.1\r\n", "", 1)},
 		"two hosts":         {httpReq(bn, "Host: other") + close_},
@@ -130,6 +130,7 @@ func TestFrontAnswersLikeNetHTTP(t *testing.T) {
 		"split then batch":  {httpReq(batch)[:30], httpReq(batch)[30:] + close_},
 		"garbage":           {"HELLO\r\n\r\n"},
 		"big head":          {httpReq(bn, "X-Pad: "+strings.Repeat("p", 9000)) + close_},
+		"foreign host":      {httpReq(bn) + strings.Replace(httpReq(bn), "127.0.0.1", "evil.example", 1) + close_},
 	}
 	for name, pieces := range streams {
 		got, want := exchange(t, withFront.Addr("http"), pieces...), exchange(t, plain.Addr("http"), pieces...)

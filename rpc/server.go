@@ -39,8 +39,10 @@ type Server struct {
 	fast     *fastPath       // single requests for the hottest read methods, then rpc
 	fastPriv *fastPath       // the same for authenticated requests, then priv
 	log      *slog.Logger
-	noFront  bool     // net/http alone on the HTTP port (tests compare the two)
-	methods  []string // namespace_method names served (observe.go)
+	noFront  bool // net/http alone on the HTTP port (tests compare the two)
+	hosts    *hostFilter
+	ready    func() Readiness // GET /ready on the HTTP port (ready.go); nil: not served
+	methods  []string         // namespace_method names served (observe.go)
 	mu       sync.Mutex
 	srvs     []*http.Server
 	fronts   []*front            // the fast fronts of the HTTP listeners
@@ -69,7 +71,7 @@ func NewServer(cfg Config, namespaces []Namespace, auth Auth, log *slog.Logger) 
 			private = append(private, name)
 		}
 	}
-	s := &Server{cfg: cfg, rpc: newGethServer(cfg), log: log,
+	s := &Server{cfg: cfg, rpc: newGethServer(cfg), log: log, hosts: newHostFilter(cfg.VHosts),
 		addr: make(map[string]net.Addr), conns: make(map[string]net.Conn)}
 	if len(private) > 0 {
 		if len(auth.Secret) != 32 {
@@ -145,6 +147,7 @@ func (s *Server) Start() error {
 		AllowedHeaders: []string{"*"},
 		MaxAge:         600,
 	}).Handler(rpcHandler)
+	httpHandler = s.readyHandler(httpHandler) // ready.go
 	// The HTTP port also takes WebSocket upgrades, as geth's does.
 	both := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if isWebsocket(r) {
@@ -153,11 +156,14 @@ func (s *Server) Start() error {
 		}
 		httpHandler.ServeHTTP(w, r)
 	})
-	if err := s.listen("http", s.cfg.Address, both); err != nil {
+	// The host check comes first, on both ports: geth checks HTTP only,
+	// but a rebinding page can open a WebSocket as well (and ws-origins is
+	// "*" by default).
+	if err := s.listen("http", s.cfg.Address, s.hosts.handler(both)); err != nil {
 		return err
 	}
 	if s.cfg.WSAddress != "" && s.cfg.WSAddress != s.cfg.Address {
-		if err := s.listen("ws", s.cfg.WSAddress, ws); err != nil {
+		if err := s.listen("ws", s.cfg.WSAddress, s.hosts.handler(ws)); err != nil {
 			s.Stop()
 			return err
 		}
@@ -192,6 +198,7 @@ func (s *Server) listen(kind, addr string, h http.Handler) error {
 		// Single fast-path requests are answered by front; net/http
 		// serves the rest (front.go).
 		fr := newFront(s.fast, srv, s.log)
+		fr.hosts = s.hosts
 		serve = fr.Serve
 		s.mu.Lock()
 		s.fronts = append(s.fronts, fr)

@@ -248,7 +248,12 @@ func runDev(nd *node.Node, loadFile, dumpFile string) error {
 	}
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
-	<-sig
+	select {
+	case <-sig:
+	case <-nd.Failed(): // a write it needs failed (node/failstop.go): no state to dump
+		stopWithin(nd, haltStopTimeout)
+		return nd.HaltCause()
+	}
 	var err error
 	if dumpFile != "" {
 		err = dumpDevState(nd, dumpFile)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -85,7 +86,8 @@ func resolveStateSync(fs *pflag.FlagSet, log io.Writer) error {
 }
 
 // run starts n, prints what it listens on, and stops it on SIGINT or
-// SIGTERM.
+// SIGTERM, or when it halted (a write it needs failed: node/failstop.go),
+// then returning the cause, so that emberd exits non-zero.
 func run(n *node.Node, out io.Writer) error {
 	if err := n.Start(); err != nil {
 		return err
@@ -93,9 +95,31 @@ func run(n *node.Node, out io.Writer) error {
 	fmt.Fprint(out, listenTable(n))
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
-	<-sig
-	n.Stop()
-	return nil
+	select {
+	case <-sig:
+		n.Stop()
+		return nil
+	case <-n.Failed():
+		stopWithin(n, haltStopTimeout)
+		return fmt.Errorf("%w; free the cause (disk space, the failing device) and start the node again: it resumes from its stores", n.HaltCause())
+	}
+}
+
+// haltStopTimeout bounds the stop of a halted node: on a failing disk
+// closing a store may hang, and the process must exit regardless.
+const haltStopTimeout = 30 * time.Second
+
+func stopWithin(n *node.Node, d time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		n.Stop()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(d):
+		fmt.Fprintln(os.Stderr, "stopping the halted node took too long; exiting")
+	}
 }
 
 // listenTable lists the node's endpoints: bound addresses where the node

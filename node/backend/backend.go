@@ -37,6 +37,9 @@ type Chain struct {
 	// Comet is the running CometBFT node: a dev chain's evm_revert
 	// replaces it, so it is read at each use.
 	Comet func() *cmtnode.Node
+	// Halted is why the node accepts no transaction any more (a write it
+	// needs failed and it is stopping: fail-stop), or nil; nil func: never.
+	Halted func() error
 }
 
 // Options are the node's values and hooks the RPC backend serves beside
@@ -49,8 +52,9 @@ type Options struct {
 	Home         string
 	MinGasPinned bool
 	// Sent is called with each transaction a client sent that was
-	// accepted (the journal); nil for none.
-	Sent func(raw []byte)
+	// accepted (the journal); nil for none. Its error is the client's: a
+	// transaction the node could not record is not reported sent.
+	Sent func(raw []byte) error
 	Log  *slog.Logger
 }
 
@@ -178,7 +182,7 @@ func (b *Backend) SendTransaction(ctx context.Context, tx *types.Transaction, ra
 		return err
 	}
 	if b.opts.Sent != nil {
-		b.opts.Sent(raw)
+		return b.opts.Sent(raw)
 	}
 	return nil
 }
@@ -186,6 +190,11 @@ func (b *Backend) SendTransaction(ctx context.Context, tx *types.Transaction, ra
 // Admit runs raw through CheckTx into the pools; nil when it was accepted
 // (pending or queued) or already was. decoded, if not nil, is raw decoded.
 func (c Chain) Admit(ctx context.Context, raw []byte, decoded *types.Transaction) error {
+	if c.Halted != nil {
+		if err := c.Halted(); err != nil {
+			return err
+		}
+	}
 	// Stateless checks and sender recovery here, on the RPC goroutine, in
 	// parallel with other senders; CheckTx reuses the result.
 	key, err := c.App.Precheck(raw, decoded)

@@ -41,6 +41,7 @@ type Config struct {
 	Metrics      Metrics         `toml:"metrics"`
 	StateSync    StateSync       `toml:"state-sync"`
 	Runtime      Runtime         `toml:"runtime"`
+	Health       Health          `toml:"health"` // health.go
 }
 
 // TxPool is the [txpool] section: the limits of the app's transaction pool
@@ -209,6 +210,7 @@ func Default() Config {
 		Log:       Log{Level: "info", CometBFTLevel: "error", Format: "text"},
 		Metrics:   Metrics{Enable: false, Address: DefaultMetricsAddress},
 		StateSync: StateSync{SnapshotKeepRecent: DefaultSnapshotKeepRecent},
+		Health:    DefaultHealth(),
 	}
 }
 

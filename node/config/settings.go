@@ -66,6 +66,8 @@ var settings = []Setting{
 	{Key: "json-rpc.batch-response-max-size", Help: "bytes of one batch response"},
 	{Key: "json-rpc.cors-origins", Help: "allowed HTTP CORS origins"},
 	{Key: "json-rpc.ws-origins", Help: "allowed WebSocket origins"},
+	{Key: "json-rpc.vhosts", Flag: "json-rpc.vhosts", Help: "comma-separated host names a request's Host header may name on the JSON-RPC HTTP and WebSocket ports (geth's --http.vhosts); " +
+		"others get 403, IP addresses always pass, * lets every name through"},
 	{Key: "json-rpc.block-range-cap", Help: "blocks one eth_getLogs may span; 0 for none"},
 	{Key: "json-rpc.logs-cap", Help: "logs one eth_getLogs may return; 0 for none"},
 	{Key: "json-rpc.filter-cap", Help: "polling filters that may exist at once"},
@@ -111,6 +113,10 @@ var settings = []Setting{
 	{Key: "state-sync.snapshot-keep-recent", Flag: "state-sync.snapshot-keep-recent", Help: "snapshots kept, the oldest deleted"},
 
 	{Key: "runtime.gc-percent", Help: "Go's garbage collector target (GOGC); 0 keeps Go's default, and a GOGC environment variable wins (dev homes: 400)"},
+
+	{Key: "health.max-block-age", Help: "not ready (GET /ready answers 503, ember_ready 0) when the head block is older than this beyond config.toml's create_empty_blocks_interval; " +
+		"0s for no check; not checked when create_empty_blocks is false (blocks only for transactions)"},
+	{Key: "health.max-blocks-behind", Help: "not ready when a peer reports a height more than this many blocks above the head"},
 
 	{File: CometToml, Key: "rpc.laddr", Flag: "rpc.laddr", Help: "CometBFT RPC listen address"},
 	{File: CometToml, Key: "p2p.laddr", Flag: "p2p.laddr", Help: "CometBFT P2P listen address"},

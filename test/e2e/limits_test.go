@@ -162,7 +162,7 @@ func TestJSONRPCBounds(t *testing.T) {
 		http.DefaultClient.CloseIdleConnections()
 		const body = `{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}`
 		ask := func(c net.Conn, wait time.Duration) error {
-			req := "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: " + itoa(len(body)) + "\r\n\r\n" + body
+			req := "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: " + itoa(len(body)) + "\r\n\r\n" + body
 			if _, err := c.Write([]byte(req)); err != nil {
 				return err
 			}
