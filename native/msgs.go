@@ -9,6 +9,7 @@ import (
 	"github.com/emberchain/ember/module"
 	"github.com/emberchain/ember/slashing"
 	"github.com/emberchain/ember/staking"
+	"github.com/emberchain/ember/upgrade"
 )
 
 // Distribution is the distribution keeper: staking fires its hooks.
@@ -42,6 +43,7 @@ var Modules = module.NewManager(
 		ValidatorTokens: staking.ValidatorTokens,
 	}},
 	staking.Module{Keeper: stakingKeeper},
+	upgrade.Module{},
 )
 
 // decodeMsg decodes a message with the handler its type URL names.
