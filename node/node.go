@@ -101,6 +101,8 @@ type Node struct {
 	metricsStop func() // ends the database size sampling
 
 	snapshots *snapshot.Manager // nil unless [state-sync] snapshot-interval > 0 (statesync.go)
+
+	halter halter // the app's halt: an upgrade plan or the halt height (upgrade.go)
 }
 
 // New loads the home's configuration (the files, with ov over them) and
@@ -158,6 +160,7 @@ func New(home string, ov config.Overrides) (*Node, error) {
 	n.minGasFixed = ov.Given("minimum-gas-prices")
 	n.app.OnCommit(n.events.PublishBlock)
 	n.app.OnPendingTx(n.events.PublishPending)
+	n.setupUpgrade() // upgrade.go
 	if cfg.Metrics.Enable {
 		n.metrics = n.newMetrics()
 		n.app.OnCommit(n.onCommitMetrics)
@@ -209,6 +212,9 @@ func (n *Node) Start() (err error) {
 		n.app.AdmitLocally()
 	}
 	n.cmtStart = cometStart{pv: pv, nodeKey: nodeKey, log: cmtLog}
+	if err := n.checkUpgrade(); err != nil { // upgrade.go
+		return err
+	}
 	cmt, err := n.newComet() // its handshake writes the genesis or replays blocks
 	if err != nil {
 		return err

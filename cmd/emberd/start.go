@@ -85,7 +85,8 @@ func resolveStateSync(fs *pflag.FlagSet, log io.Writer) error {
 }
 
 // run starts n, prints what it listens on, and stops it on SIGINT or
-// SIGTERM.
+// SIGTERM, or when the node halts (an upgrade plan it cannot apply: the
+// error, exit status 1; its halt height: status 0).
 func run(n *node.Node, out io.Writer) error {
 	if err := n.Start(); err != nil {
 		return err
@@ -93,9 +94,13 @@ func run(n *node.Node, out io.Writer) error {
 	fmt.Fprint(out, listenTable(n))
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
-	<-sig
+	var err error
+	select {
+	case <-sig:
+	case err = <-n.Halted():
+	}
 	n.Stop()
-	return nil
+	return err
 }
 
 // listenTable lists the node's endpoints: bound addresses where the node
