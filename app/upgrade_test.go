@@ -260,4 +260,3 @@ func hasEvent(evs []abci.Event, typ, key, value string) bool {
 	}
 	return false
 }
-

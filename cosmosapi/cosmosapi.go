@@ -31,6 +31,7 @@ import (
 	slashingv1beta1 "cosmossdk.io/api/cosmos/slashing/v1beta1"
 	stakingv1beta1 "cosmossdk.io/api/cosmos/staking/v1beta1"
 	txv1beta1 "cosmossdk.io/api/cosmos/tx/v1beta1"
+	upgradev1beta1 "cosmossdk.io/api/cosmos/upgrade/v1beta1"
 )
 
 // Backend is what the services read and where they send transactions.
@@ -73,6 +74,7 @@ func Register(r grpc.ServiceRegistrar, b Backend) {
 	slashingv1beta1.RegisterQueryServer(r, &slashingServer{b: b})
 	distrv1beta1.RegisterQueryServer(r, newDistributionServer(b))
 	mintv1beta1.RegisterQueryServer(r, &mintServer{b: b})
+	upgradev1beta1.RegisterQueryServer(r, &upgradeServer{b: b})
 	txv1beta1.RegisterServiceServer(r, &txServer{b: b})
 	cmtservice.RegisterServiceServer(r, &cometServer{b: b})
 }
