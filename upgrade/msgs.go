@@ -106,3 +106,16 @@ const zeroTimeSeconds = -62135596800
 func noTime(sec int64, nanos int32) bool {
 	return nanos == 0 && (sec == zeroTimeSeconds || sec == 0)
 }
+
+// NewMsgSoftwareUpgrade is the message a gov proposal carries to schedule
+// p, with the gov account (bech32 with prefix) as its authority.
+func NewMsgSoftwareUpgrade(prefix string, p Plan) *upgradev1beta1.MsgSoftwareUpgrade {
+	return &upgradev1beta1.MsgSoftwareUpgrade{Authority: accounts.Bech32(prefix, module.GovAuthority),
+		Plan: &upgradev1beta1.Plan{Name: p.Name, Height: p.Height, Info: p.Info}}
+}
+
+// NewMsgCancelUpgrade is the message a gov proposal carries to drop the
+// current plan.
+func NewMsgCancelUpgrade(prefix string) *upgradev1beta1.MsgCancelUpgrade {
+	return &upgradev1beta1.MsgCancelUpgrade{Authority: accounts.Bech32(prefix, module.GovAuthority)}
+}
