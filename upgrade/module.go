@@ -55,6 +55,11 @@ func AsHalt(err error) (*HaltError, bool) {
 // of a plan that is not yet due halts too: it would run the blocks before
 // the plan with the new rules and fork itself off.
 func (Module) PreBlock(st module.State, b *module.Block) error {
+	if testSchedule != nil {
+		if err := testSchedule(st, b.Env.Height); err != nil {
+			return err
+		}
+	}
 	plan, ok := CurrentPlan(st)
 	if !ok {
 		return nil

@@ -1,0 +1,127 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/emberchain/ember/upgrade"
+)
+
+// TestUpgradeSwitchBinary rehearses a software upgrade on one validator
+// under cosmovisor, without governance: its genesis binary (built with
+// -tags upgradeschedule) schedules upgrade.TestUpgradeName for
+// upgrade.TestPlanHeight by itself at block upgrade.TestScheduleAt, as a
+// passed MsgSoftwareUpgrade does. At the plan's height that binary writes
+// upgrade-info.json and exits 1 with the SDK's message; cosmovisor starts
+// cosmovisor/upgrades/NAME/bin/emberd (also -tags upgradetest: it has the
+// handler), CometBFT replays the block into it and the migration runs once.
+// The old binary then refuses the upgraded home.
+func TestUpgradeSwitchBinary(t *testing.T) {
+	t.Parallel()
+	nw := InitNetwork(t, 1, 0)
+	n := nw.Nodes[0]
+	oldBin := emberdWithTags(t, "upgradeschedule")
+	newBin := emberdWithTags(t, "upgradeschedule,upgradetest")
+	visorLayout(t, n.Home, oldBin, map[string]string{upgrade.TestUpgradeName: newBin})
+	v := startVisor(t, n)
+	const h = upgrade.TestPlanHeight
+	waitPast(t, n, h+2, 3*time.Minute)
+
+	t.Run("OldBinaryHalted", func(t *testing.T) {
+		msg := `UPGRADE "ember-test-upgrade" NEEDED at height: 12: {"binaries":{}}`
+		if !logHas(n, msg) {
+			t.Fatalf("no %q in the log", msg)
+		}
+		// The process ends with the message on stderr (CometBFT's own
+		// consensus-failure line comes first, then emberd exits).
+		if !logHas(n, "Error: "+msg) {
+			t.Fatalf("no %q on stderr", "Error: "+msg)
+		}
+		if !v.real {
+			if exits := v.Exits(); len(exits) < 1 || exits[0] != 1 {
+				t.Fatalf("genesis binary's exit statuses %v, want 1 first", exits)
+			}
+		}
+		b, err := os.ReadFile(upgrade.InfoPath(n.Home))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := `{"name":"ember-test-upgrade","time":"0001-01-01T00:00:00Z","height":12,"info":"{\"binaries\":{}}"}`; string(b) != want {
+			t.Fatalf("upgrade-info.json\n%s\nwant\n%s", b, want)
+		}
+		cur, err := os.Readlink(filepath.Join(n.Home, "cosmovisor", "current"))
+		if err != nil || filepath.Base(cur) != upgrade.TestUpgradeName {
+			t.Fatalf("cosmovisor/current -> %s (%v)", cur, err)
+		}
+	})
+
+	t.Run("NewBinaryApplied", func(t *testing.T) {
+		word, err := n.Eth.StorageAt(ctx(t), upgrade.StateAddress, upgrade.TestMarkerSlot, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if at, runs := upgrade.ParseTestMarker(common.BytesToHash(word)); at != h || runs != 1 {
+			t.Fatalf("migration marker: ran at %d, %d times; want %d, once", at, runs, h)
+		}
+		var applied struct {
+			Height string `json:"height"`
+		}
+		if code := restJSON(t, n, "/cosmos/upgrade/v1beta1/applied_plan/"+upgrade.TestUpgradeName, 0, &applied); code != 200 || applied.Height != "12" {
+			t.Fatalf("applied_plan: %d %+v", code, applied)
+		}
+		var cur struct {
+			Plan *json.RawMessage `json:"plan"`
+		}
+		if code := restJSON(t, n, "/cosmos/upgrade/v1beta1/current_plan", 0, &cur); code != 200 || cur.Plan != nil {
+			t.Fatalf("current_plan: %d %s", code, string(deref(cur.Plan)))
+		}
+		var info struct {
+			Response struct {
+				AppVersion string `json:"app_version"`
+			} `json:"response"`
+		}
+		n.CometGet(t, "abci_info", nil, &info)
+		if info.Response.AppVersion != "2" {
+			t.Fatalf("abci_info app_version %q, want 2", info.Response.AppVersion)
+		}
+		// Before the plan the chain was at app version 1.
+		var before struct {
+			Plan struct {
+				Name   string `json:"name"`
+				Height string `json:"height"`
+			} `json:"plan"`
+		}
+		if code := restJSON(t, n, "/cosmos/upgrade/v1beta1/current_plan", h-1, &before); code != 200 || before.Plan.Name != upgrade.TestUpgradeName || before.Plan.Height != "12" {
+			t.Fatalf("current_plan at %d: %d %+v", h-1, code, before)
+		}
+	})
+
+	t.Run("OldBinaryRefused", func(t *testing.T) {
+		v.Stop()
+		c, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		out, err := exec.CommandContext(c, oldBin, "start", "--home", n.Home,
+			"--json-rpc.address", n.HTTP, "--json-rpc.ws-address", n.WS, "--rpc.laddr", "tcp://"+n.CometRPC,
+			"--p2p.laddr", "tcp://"+n.p2p, "--rest.address", n.REST, "--explorer.address", n.Explorer, "--grpc.address", n.GRPC).CombinedOutput()
+		exit, ok := err.(*exec.ExitError)
+		want := `upgrade "ember-test-upgrade" was applied at height 12 and this binary has no handler for it`
+		if !ok || exit.ExitCode() != 1 || !strings.Contains(string(out), want) {
+			t.Fatalf("old binary: %v\n%s", err, out)
+		}
+	})
+}
+
+func deref(m *json.RawMessage) []byte {
+	if m == nil {
+		return nil
+	}
+	return *m
+}
