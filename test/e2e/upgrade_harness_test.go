@@ -117,11 +117,7 @@ func startVisor(t *testing.T, n *Node) *visor {
 	if !v.real {
 		t.Logf("cosmovisor not installed (%s): running the nodes under the test's launcher of cosmovisor's layout", firstLine(why))
 	}
-	args := []string{"start", "--home", n.Home,
-		"--json-rpc.address", n.HTTP, "--json-rpc.ws-address", n.WS,
-		"--rpc.laddr", "tcp://" + n.CometRPC, "--p2p.laddr", "tcp://" + n.p2p,
-		"--rest.address", n.REST, "--explorer.address", n.Explorer, "--grpc.address", n.GRPC,
-	}
+	args := startArgs(n)
 	logf, err := os.OpenFile(n.logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		t.Fatal(err)

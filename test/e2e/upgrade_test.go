@@ -108,15 +108,43 @@ func TestUpgradeSwitchBinary(t *testing.T) {
 		v.Stop()
 		c, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 		defer cancel()
-		out, err := exec.CommandContext(c, oldBin, "start", "--home", n.Home,
-			"--json-rpc.address", n.HTTP, "--json-rpc.ws-address", n.WS, "--rpc.laddr", "tcp://"+n.CometRPC,
-			"--p2p.laddr", "tcp://"+n.p2p, "--rest.address", n.REST, "--explorer.address", n.Explorer, "--grpc.address", n.GRPC).CombinedOutput()
+		out, err := exec.CommandContext(c, oldBin, startArgs(n)...).CombinedOutput()
 		exit, ok := err.(*exec.ExitError)
 		want := `upgrade "ember-test-upgrade" was applied at height 12 and this binary has no handler for it`
 		if !ok || exit.ExitCode() != 1 || !strings.Contains(string(out), want) {
 			t.Fatalf("old binary: %v\n%s", err, out)
 		}
 	})
+}
+
+// TestHaltHeightExits: a node started with --halt-height stops after
+// committing that block with exit status 0 and the SDK's log line, and
+// refuses to start again with the same setting.
+func TestHaltHeightExits(t *testing.T) {
+	t.Parallel()
+	nw := InitNetwork(t, 1, 0)
+	n := nw.Nodes[0]
+	c, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(c, emberdBin, append(startArgs(n), "--halt-height", "4")...).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), `msg="halting node per configuration" height=4`) {
+		t.Fatalf("first run: %v\n%s", err, out)
+	}
+	out, err = exec.CommandContext(c, emberdBin, append(startArgs(n), "--halt-height", "4")...).CombinedOutput()
+	exit, ok := err.(*exec.ExitError)
+	if !ok || exit.ExitCode() != 1 || !strings.Contains(string(out), "Error: halt height 4 reached: the last block is 4") {
+		t.Fatalf("second run: %v\n%s", err, out)
+	}
+	// Without the setting it goes on from block 4.
+	n.Start("start")
+	waitAllHeight(t, 6, n)
+}
+
+// startArgs are the arguments of `emberd start` on n's home and ports.
+func startArgs(n *Node) []string {
+	return []string{"start", "--home", n.Home,
+		"--json-rpc.address", n.HTTP, "--json-rpc.ws-address", n.WS, "--rpc.laddr", "tcp://" + n.CometRPC,
+		"--p2p.laddr", "tcp://" + n.p2p, "--rest.address", n.REST, "--explorer.address", n.Explorer, "--grpc.address", n.GRPC}
 }
 
 func deref(m *json.RawMessage) []byte {
