@@ -73,7 +73,7 @@ func (a *App) halted(height int64, err error) {
 	}
 }
 
-// committed reports the halt height once its block is durable.
+// committedHalt reports the halt height once its block is durable.
 func (a *App) committedHalt(height int64) {
 	if a.haltHeight > 0 && height == a.haltHeight && a.halt != nil {
 		a.halt(Halt{Height: height})

@@ -24,7 +24,7 @@ var codec = module.Codec{Prefix: "ember", Denom: "aember"}
 func newState() *module.AllocState { return module.NewAllocState(types.GenesisAlloc{}) }
 
 // storage is every non-zero word of StateAddress.
-func storage(st *module.AllocState, alloc types.GenesisAlloc) map[common.Hash]common.Hash {
+func storage(alloc types.GenesisAlloc) map[common.Hash]common.Hash {
 	out := map[common.Hash]common.Hash{}
 	for k, v := range alloc[StateAddress].Storage {
 		if v != (common.Hash{}) {
@@ -74,7 +74,7 @@ func TestScheduleAndCancel(t *testing.T) {
 	if _, ok := CurrentPlan(st); ok {
 		t.Fatal("plan after Cancel")
 	}
-	if left := storage(st, alloc); len(left) != 0 {
+	if left := storage(alloc); len(left) != 0 {
 		t.Fatalf("cancel left %d words: %v", len(left), left)
 	}
 	if err := Cancel(st); err != nil { // no plan: not an error
@@ -86,7 +86,7 @@ func TestScheduleRefusals(t *testing.T) {
 	alloc := types.GenesisAlloc{}
 	st := module.NewAllocState(alloc)
 	setDone(st, "v1", 30)
-	before := storage(st, alloc)
+	before := storage(alloc)
 	for _, c := range []struct {
 		name string
 		p    Plan
@@ -101,7 +101,7 @@ func TestScheduleRefusals(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			wantErr(t, Schedule(st, c.p, c.at), module.CodespaceSDK, module.CodeInvalidRequest, c.text)
-			after := storage(st, alloc)
+			after := storage(alloc)
 			if len(after) != len(before) {
 				t.Fatalf("a refused plan changed the state: %d words, want %d", len(after), len(before))
 			}

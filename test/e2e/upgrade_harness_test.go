@@ -71,18 +71,22 @@ func cosmovisorBin() (string, string) {
 
 // visorLayout lays out cosmovisor's directories in home (its DAEMON_HOME):
 // cosmovisor/genesis/bin/emberd and cosmovisor/upgrades/NAME/bin/emberd,
-// copies of the given binaries.
+// the given binaries (hard links, or copies).
 func visorLayout(t *testing.T, home, genesis string, upgrades map[string]string) {
 	t.Helper()
 	install := func(src, dir string) {
 		if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
 			t.Fatal(err)
 		}
+		dst := filepath.Join(dir, "bin", "emberd")
+		if os.Link(src, dst) == nil { // a hard link: five homes need not hold five copies
+			return
+		}
 		b, err := os.ReadFile(src)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, "bin", "emberd"), b, 0o755); err != nil {
+		if err := os.WriteFile(dst, b, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -114,8 +118,8 @@ func startVisor(t *testing.T, n *Node) *visor {
 	v := &visor{t: t, n: n, done: make(chan struct{})}
 	bin, why := cosmovisorBin()
 	v.real = bin != ""
-	if !v.real {
-		t.Logf("cosmovisor not installed (%s): running the nodes under the test's launcher of cosmovisor's layout", firstLine(why))
+	if _, said := visorNoted.LoadOrStore(t.Name(), true); !v.real && !said {
+		t.Logf("cosmovisor not installed (%s): running the nodes under the test's launcher of cosmovisor's layout", lastLine(why))
 	}
 	args := startArgs(n)
 	logf, err := os.OpenFile(n.logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
@@ -245,6 +249,31 @@ func (v *visor) Exits() []int {
 	return append([]int(nil), v.exits...)
 }
 
+// startWithBin starts `bin start` on n's home and ports, as n.Start does
+// with emberd, and waits for its JSON-RPC.
+func startWithBin(t *testing.T, n *Node, bin string) {
+	t.Helper()
+	logf, err := os.OpenFile(n.logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.cmd = exec.Command(bin, startArgs(n)...)
+	n.cmd.Stdout, n.cmd.Stderr = logf, logf
+	if err := n.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	n.done = make(chan struct{})
+	go func(cmd *exec.Cmd, done chan struct{}) {
+		_ = cmd.Wait()
+		logf.Close()
+		close(done)
+	}(n.cmd, n.done)
+	if err := n.waitRPC(); err != nil {
+		n.dumpLog()
+		t.Fatal(err)
+	}
+}
+
 // dial connects n's clients once its JSON-RPC answers (after a restart
 // the previous connection is gone).
 func dial(t *testing.T, n *Node, within time.Duration) {
@@ -295,7 +324,11 @@ func logHas(n *Node, s string) bool {
 	return bytes.Contains(b, []byte(s))
 }
 
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
+// visorNoted holds the tests that said they run without cosmovisor.
+var visorNoted sync.Map
+
+// lastLine is the last non-empty line of s: go install's reason.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
 }
