@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,10 +35,11 @@ func TestUpgradeSwitchBinary(t *testing.T) {
 	visorLayout(t, n.Home, oldBin, map[string]string{upgrade.TestUpgradeName: newBin})
 	v := startVisor(t, n)
 	const h = upgrade.TestPlanHeight
+	hs := fmt.Sprint(h)
 	waitPast(t, n, h+2, 3*time.Minute)
 
 	t.Run("OldBinaryHalted", func(t *testing.T) {
-		msg := `UPGRADE "ember-test-upgrade" NEEDED at height: 12: {"binaries":{}}`
+		msg := fmt.Sprintf(`UPGRADE "ember-test-upgrade" NEEDED at height: %d: {"binaries":{}}`, h)
 		if !logHas(n, msg) {
 			t.Fatalf("no %q in the log", msg)
 		}
@@ -55,7 +57,7 @@ func TestUpgradeSwitchBinary(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := `{"name":"ember-test-upgrade","time":"0001-01-01T00:00:00Z","height":12,"info":"{\"binaries\":{}}"}`; string(b) != want {
+		if want := fmt.Sprintf(`{"name":"ember-test-upgrade","time":"0001-01-01T00:00:00Z","height":%d,"info":"{\"binaries\":{}}"}`, h); string(b) != want {
 			t.Fatalf("upgrade-info.json\n%s\nwant\n%s", b, want)
 		}
 		cur, err := os.Readlink(filepath.Join(n.Home, "cosmovisor", "current"))
@@ -75,7 +77,7 @@ func TestUpgradeSwitchBinary(t *testing.T) {
 		var applied struct {
 			Height string `json:"height"`
 		}
-		if code := restJSON(t, n, "/cosmos/upgrade/v1beta1/applied_plan/"+upgrade.TestUpgradeName, 0, &applied); code != 200 || applied.Height != "12" {
+		if code := restJSON(t, n, "/cosmos/upgrade/v1beta1/applied_plan/"+upgrade.TestUpgradeName, 0, &applied); code != 200 || applied.Height != hs {
 			t.Fatalf("applied_plan: %d %+v", code, applied)
 		}
 		var cur struct {
@@ -100,7 +102,7 @@ func TestUpgradeSwitchBinary(t *testing.T) {
 				Height string `json:"height"`
 			} `json:"plan"`
 		}
-		if code := restJSON(t, n, "/cosmos/upgrade/v1beta1/current_plan", h-1, &before); code != 200 || before.Plan.Name != upgrade.TestUpgradeName || before.Plan.Height != "12" {
+		if code := restJSON(t, n, "/cosmos/upgrade/v1beta1/current_plan", h-1, &before); code != 200 || before.Plan.Name != upgrade.TestUpgradeName || before.Plan.Height != hs {
 			t.Fatalf("current_plan at %d: %d %+v", h-1, code, before)
 		}
 	})
@@ -111,10 +113,10 @@ func TestUpgradeSwitchBinary(t *testing.T) {
 		var applied struct {
 			Height string `json:"height"`
 		}
-		if err != nil || json.Unmarshal([]byte(out), &applied) != nil || applied.Height != "12" {
+		if err != nil || json.Unmarshal([]byte(out), &applied) != nil || applied.Height != hs {
 			t.Fatalf("query upgrade applied: %v\n%s", err, out)
 		}
-		out, err = emberdCLI(t, "query", "upgrade", "plan", "--node", node, "--height", "11")
+		out, err = emberdCLI(t, "query", "upgrade", "plan", "--node", node, "--height", fmt.Sprint(h-1))
 		var plan struct {
 			Plan struct {
 				Name   string `json:"name"`
@@ -122,8 +124,8 @@ func TestUpgradeSwitchBinary(t *testing.T) {
 				Info   string `json:"info"`
 			} `json:"plan"`
 		}
-		if err != nil || json.Unmarshal([]byte(out), &plan) != nil || plan.Plan.Name != upgrade.TestUpgradeName || plan.Plan.Height != "12" || plan.Plan.Info != `{"binaries":{}}` {
-			t.Fatalf("query upgrade plan --height 11: %v\n%s", err, out)
+		if err != nil || json.Unmarshal([]byte(out), &plan) != nil || plan.Plan.Name != upgrade.TestUpgradeName || plan.Plan.Height != hs || plan.Plan.Info != `{"binaries":{}}` {
+			t.Fatalf("query upgrade plan --height %d: %v\n%s", h-1, err, out)
 		}
 		// The proposal the CLI builds is a gov v1 MsgSubmitProposal: until
 		// the gov module is routed CheckTx names its type URL; after, it is
@@ -142,7 +144,7 @@ func TestUpgradeSwitchBinary(t *testing.T) {
 		defer cancel()
 		out, err := exec.CommandContext(c, oldBin, startArgs(n)...).CombinedOutput()
 		exit, ok := err.(*exec.ExitError)
-		want := `upgrade "ember-test-upgrade" was applied at height 12 and this binary has no handler for it`
+		want := fmt.Sprintf(`upgrade "ember-test-upgrade" was applied at height %d and this binary has no handler for it`, h)
 		if !ok || exit.ExitCode() != 1 || !strings.Contains(string(out), want) {
 			t.Fatalf("old binary: %v\n%s", err, out)
 		}
