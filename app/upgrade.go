@@ -40,7 +40,7 @@ func (a *App) CheckUpgrade() error {
 	if err != nil {
 		return fmt.Errorf("upgrade check: open state at block %v: %w", head.Number, err)
 	}
-	return upgrade.CheckBinary(st)
+	return upgrade.CheckBinary(st, head.Number.Int64()+1)
 }
 
 // appVersion is the app version the durable head's state records.

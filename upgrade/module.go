@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/emberchain/ember/module"
 )
@@ -18,20 +19,29 @@ func (Module) Name() string { return Name }
 
 // HaltError is a refusal of the pre-block work that stops this node at a
 // height instead of running the block: the plan due there has no handler
-// in this binary (Needed), or this binary has the handler of a plan not
-// yet due (the SDK's "BINARY UPDATED BEFORE TRIGGER"). The node exits with
-// Error() as its message.
+// in this binary (Needed), this binary lacks the handler of the plan
+// applied last (Downgrade: Plan is that plan, its Height where it ran), or
+// this binary has the handler of a plan not yet due (the SDK's "BINARY
+// UPDATED BEFORE TRIGGER"). The node exits with Error() as its message.
 type HaltError struct {
 	Plan   Plan
 	Height int64 // the block refused
 	// Needed is true when the plan is due and this binary lacks its
 	// handler: upgrade-info.json is then written for cosmovisor.
 	Needed bool
+	// Downgrade is true for a binary older than the chain's last upgrade;
+	// AppVersion is then the chain's app version.
+	Downgrade  bool
+	AppVersion uint64
 }
 
 func (e *HaltError) Error() string {
-	if e.Needed {
+	switch {
+	case e.Needed:
 		return NeededMsg(e.Plan)
+	case e.Downgrade:
+		return fmt.Sprintf("wrong app version %d: upgrade %q was applied at height %d and this binary has no handler for it; run the binary of that upgrade (or a later one)",
+			e.AppVersion, e.Plan.Name, e.Plan.Height)
 	}
 	return fmt.Sprintf("BINARY UPDATED BEFORE TRIGGER! UPGRADE %q - in binary but not executed on chain. Downgrade your binary", e.Plan.Name)
 }
@@ -55,6 +65,12 @@ func AsHalt(err error) (*HaltError, bool) {
 // of a plan that is not yet due halts too: it would run the blocks before
 // the plan with the new rules and fork itself off.
 func (Module) PreBlock(st module.State, b *module.Block) error {
+	if !binaryChecked.Load() { // the first block this process runs (state sync included)
+		if err := CheckBinary(st, b.Env.Height); err != nil {
+			return err
+		}
+		binaryChecked.Store(true)
+	}
 	if testSchedule != nil {
 		if err := testSchedule(st, b.Env.Height); err != nil {
 			return err
@@ -97,16 +113,25 @@ func apply(st module.State, b *module.Block, plan Plan, h Handler) error {
 	return nil
 }
 
-// CheckBinary refuses a binary that lacks the handler of the plan applied
-// last on st (the SDK's downgrade check): it would execute the blocks
-// after that plan with the rules from before it.
-func CheckBinary(st module.Reader) error {
+// binaryChecked is set once CheckBinary passed in this process: the
+// binary does not change while it runs.
+var binaryChecked atomic.Bool
+
+// CheckBinary refuses to run block next on st with a binary that lacks the
+// handler of the plan applied last (the SDK's downgrade check): it would
+// execute the blocks after that plan with the rules from before it. As in
+// the SDK, a plan due at next skips the check: a new binary need not keep
+// its predecessors' handlers, and the plan's own check comes in PreBlock.
+func CheckBinary(st module.Reader, next int64) error {
 	name, height, ok := LastApplied(st)
 	if !ok {
 		return nil
 	}
+	if p, due := CurrentPlan(st); due && p.Height <= next {
+		return nil
+	}
 	if _, have := HandlerFor(name); !have {
-		return fmt.Errorf("wrong app version %d: upgrade %q was applied at height %d and this binary has no handler for it; run the binary of that upgrade (or a later one)", AppVersion(st), name, height)
+		return &HaltError{Plan: Plan{Name: name, Height: height}, Height: next, Downgrade: true, AppVersion: AppVersion(st)}
 	}
 	return nil
 }

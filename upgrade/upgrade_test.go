@@ -292,14 +292,35 @@ func TestPreBlockHandlerError(t *testing.T) {
 
 func TestCheckBinary(t *testing.T) {
 	st := newState()
-	if err := CheckBinary(st); err != nil {
+	if err := CheckBinary(st, 100); err != nil {
 		t.Fatal(err)
 	}
 	setDone(st, "unit-never-registered", 77)
-	err := CheckBinary(st)
+	err := CheckBinary(st, 100)
 	want := `wrong app version 2: upgrade "unit-never-registered" was applied at height 77 and this binary has no handler for it; run the binary of that upgrade (or a later one)`
-	if err == nil || err.Error() != want {
+	if h, ok := AsHalt(err); !ok || !h.Downgrade || h.Needed || h.Height != 100 || err.Error() != want {
 		t.Fatalf("got %v", err)
+	}
+	// A binary started for the next plan need not keep the last one's
+	// handler: the check waits until that plan has applied.
+	if err := Schedule(st, Plan{Name: "unit-next", Height: 101}, 99); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckBinary(st, 100); err == nil {
+		t.Fatal("a plan not due at the next block let an old binary run")
+	}
+	if err := CheckBinary(st, 101); err != nil {
+		t.Fatalf("plan due at the next block: %v", err)
+	}
+	// The first block a process runs checks too (a node that state-synced
+	// past an upgrade has no state at start-up to check).
+	binaryChecked.Store(false)
+	defer binaryChecked.Store(true)
+	if h, ok := AsHalt((Module{}).PreBlock(st, block(100))); !ok || !h.Downgrade {
+		t.Fatalf("first block: %v", h)
+	}
+	if binaryChecked.Load() {
+		t.Fatal("a failed check counted as passed")
 	}
 }
 
