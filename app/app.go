@@ -34,12 +34,14 @@ import (
 	"github.com/emberchain/ember/staking"
 	"github.com/emberchain/ember/store"
 	"github.com/emberchain/ember/txpool"
+	"github.com/emberchain/ember/upgrade"
 )
 
-// Name and AppVersion are reported in Info.
+// Name and AppVersion are reported in Info: AppVersion until an upgrade
+// plan is applied, then the version the upgrade state records.
 const (
 	Name       = "ember"
-	AppVersion = 1
+	AppVersion = upgrade.BaseAppVersion
 )
 
 // CommittedBlock is what the application publishes after each commit.
@@ -86,6 +88,9 @@ type App struct {
 
 	checkMu    sync.Mutex
 	checkState *state.StateDB // state at the durable head, for CheckTx; guarded by checkMu
+
+	halt       func(Halt) // receives the app's halt (upgrade.go); nil: none
+	haltHeight int64      // stop after committing this height (0: never)
 
 	// serviceQuery answers abci_query for the Cosmos services' method
 	// paths (see SetServiceQuery); nil until the node sets it.
@@ -145,7 +150,7 @@ func (a *App) OnPendingTx(fn func(*types.Transaction)) {
 
 // Info reports the last durable block so CometBFT replays what comes after.
 func (a *App) Info(context.Context, *abci.RequestInfo) (*abci.ResponseInfo, error) {
-	res := &abci.ResponseInfo{Data: Name, Version: Version, AppVersion: AppVersion}
+	res := &abci.ResponseInfo{Data: Name, Version: Version, AppVersion: a.appVersion()}
 	if head := a.store.Head(); head != nil && head.Number.Sign() > 0 {
 		res.LastBlockHeight = head.Number.Int64()
 		res.LastBlockAppHash = head.Root.Bytes()

@@ -44,6 +44,9 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 	if parent.Number.Int64() != req.Height-1 {
 		return nil, fmt.Errorf("finalize block %d: durable head is %v", req.Height, parent.Number)
 	}
+	if err := a.checkHalt(req.Height); err != nil { // upgrade.go
+		return nil, err
+	}
 	statedb, err := a.store.StateAt(parent.Root)
 	if err != nil {
 		return nil, fmt.Errorf("finalize block %d: open parent state: %w", req.Height, err)
@@ -62,6 +65,7 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 	}
 	run, err := a.startBlock(ctx, header, info, statedb, hooks)
 	if err != nil {
+		a.halted(req.Height, err) // upgrade.go
 		return nil, fmt.Errorf("finalize block %d: %w", req.Height, err)
 	}
 	results := make([]*abci.ExecTxResult, len(req.Txs))
@@ -198,5 +202,6 @@ func (a *App) Commit(context.Context, *abci.RequestCommit) (*abci.ResponseCommit
 		fn(committed)
 	}
 	a.dev.committed(p.rawTxs, p.block.Root() != parentRoot) // after the listeners: a caller woken sees the block everywhere
+	a.committedHalt(p.block.Number().Int64())               // upgrade.go
 	return &abci.ResponseCommit{}, nil
 }

@@ -33,6 +33,7 @@ import (
 	slashingv1beta1 "cosmossdk.io/api/cosmos/slashing/v1beta1"
 	stakingv1beta1 "cosmossdk.io/api/cosmos/staking/v1beta1"
 	txv1beta1 "cosmossdk.io/api/cosmos/tx/v1beta1"
+	upgradev1beta1 "cosmossdk.io/api/cosmos/upgrade/v1beta1"
 )
 
 // Backend is what the services read and where they send transactions.
@@ -77,6 +78,7 @@ func Register(r grpc.ServiceRegistrar, b Backend) {
 	mintv1beta1.RegisterQueryServer(r, &mintServer{b: b})
 	govv1.RegisterQueryServer(r, &govServer{b: b})
 	govv1beta1.RegisterQueryServer(r, &govLegacyServer{b: b})
+	upgradev1beta1.RegisterQueryServer(r, &upgradeServer{b: b})
 	txv1beta1.RegisterServiceServer(r, &txServer{b: b})
 	cmtservice.RegisterServiceServer(r, &cometServer{b: b})
 }

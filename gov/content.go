@@ -14,7 +14,7 @@ import (
 // ContentExec executes a legacy proposal content (a v1beta1 Content:
 // ParameterChangeProposal, SoftwareUpgradeProposal, …) when its proposal
 // passes, as the SDK's legacy router's handler for its route does.
-type ContentExec func(st module.State, content proto.Message, c module.Codec) error
+type ContentExec func(st module.State, content proto.Message, env *module.Env) error
 
 // TypeTextProposal is the type URL of the v1beta1 TextProposal, the
 // content gov executes itself (it does nothing).
@@ -64,7 +64,7 @@ func contentText(content proto.Message) (title, desc string) {
 
 // runContent executes a legacy content: TextProposal does nothing, the
 // others run their ContentExec.
-func (m *Module) runContent(st module.State, a *anypb.Any, c module.Codec) error {
+func (m *Module) runContent(st module.State, a *anypb.Any, env *module.Env) error {
 	content, err := m.decodeContent(a)
 	if err != nil {
 		return err
@@ -72,7 +72,7 @@ func (m *Module) runContent(st module.State, a *anypb.Any, c module.Codec) error
 	if a.TypeUrl == TypeTextProposal {
 		return nil
 	}
-	return m.Content[a.TypeUrl](st, content, c)
+	return m.Content[a.TypeUrl](st, content, env)
 }
 
 // gov registers TextProposal, the content it executes itself.

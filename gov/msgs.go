@@ -314,13 +314,13 @@ func (m *Module) execLegacy(st module.State, msg *module.Msg, c *module.MsgConte
 	if msg.Signer != module.GovAuthority {
 		return Err(CodeInvalidSigner).WithDetail("expected %s got %s", accounts.Bech32(c.Env.Prefix, module.GovAuthority), in.Authority)
 	}
-	return m.execContent(st, in.Content, module.Codec{Prefix: c.Env.Prefix, Denom: c.Env.Denom})
+	return m.execContent(st, in.Content, c.Env)
 }
 
 // execContent runs a legacy content as the SDK's ExecLegacyContent does:
 // a failure is an invalid proposal content naming the content's type.
-func (m *Module) execContent(st module.State, content *anypb.Any, c module.Codec) error {
-	if err := m.runContent(st, content, c); err != nil {
+func (m *Module) execContent(st module.State, content *anypb.Any, env *module.Env) error {
+	if err := m.runContent(st, content, env); err != nil {
 		if HasCode(err, CodeNoProposalHandlerExists) {
 			return err
 		}

@@ -296,7 +296,7 @@ func TestBadInput(t *testing.T) {
 func TestLegacyContent(t *testing.T) {
 	c := lifecycle(t, testParams())
 	var ran []string
-	c.m.Content = map[string]ContentExec{"/cosmos.params.v1beta1.ParameterChangeProposal": func(st module.State, content proto.Message, _ module.Codec) error {
+	c.m.Content = map[string]ContentExec{"/cosmos.params.v1beta1.ParameterChangeProposal": func(st module.State, content proto.Message, _ *module.Env) error {
 		p := content.(*paramsv1beta1.ParameterChangeProposal)
 		ran = append(ran, p.Title)
 		if p.Title == "bad" {

@@ -207,7 +207,7 @@ func (m *Module) execSubmit(st module.State, msg *module.Msg, c *module.MsgConte
 	if err := validateInitialDeposit(params, s.deposit, c.Env.Denom); err != nil {
 		return err
 	}
-	if err := m.simulateContents(st, s.messages, codec); err != nil {
+	if err := m.simulateContents(st, s.messages, c.Env); err != nil {
 		return err
 	}
 	id := nextID(st)
@@ -270,7 +270,7 @@ func roundHalfEven(d dec.Dec) *big.Int {
 // simulateContents runs each MsgExecLegacyContent's content on a branch
 // of st that is then reverted, as the SDK runs it in a cache context at
 // submission: a content that would fail is refused now.
-func (m *Module) simulateContents(st module.State, msgs []*anypb.Any, c module.Codec) error {
+func (m *Module) simulateContents(st module.State, msgs []*anypb.Any, env *module.Env) error {
 	for _, a := range msgs {
 		if a.TypeUrl != TypeMsgExecLegacyContent {
 			continue
@@ -280,7 +280,7 @@ func (m *Module) simulateContents(st module.State, msgs []*anypb.Any, c module.C
 			return Err(CodeInvalidProposalMsg).WithDetail("%v", err)
 		}
 		snap := st.Snapshot()
-		err := m.execContent(module.WithEvents(st, module.NewEvents(c.Prefix, c.Denom), ""), in.Content, c)
+		err := m.execContent(module.WithEvents(st, module.NewEvents(env.Prefix, env.Denom), ""), in.Content, env)
 		st.RevertToSnapshot(snap)
 		if err != nil {
 			if HasCode(err, CodeNoProposalHandlerExists) {

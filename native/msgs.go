@@ -2,6 +2,7 @@ package native
 
 import (
 	distrv1beta1 "cosmossdk.io/api/cosmos/distribution/v1beta1"
+	upgradev1beta1 "cosmossdk.io/api/cosmos/upgrade/v1beta1"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/emberchain/ember/paramchange"
 	"github.com/emberchain/ember/slashing"
 	"github.com/emberchain/ember/staking"
+	"github.com/emberchain/ember/upgrade"
 )
 
 // Distribution is the distribution keeper: staking fires its hooks.
@@ -36,8 +38,9 @@ var stakingKeeper = &staking.Keeper{Hooks: Distribution, Tombstoned: slashing.Is
 // and missed blocks, staking matures unbonding entries; at the end of the
 // block gov ends its periods and runs passed proposals before staking
 // computes the validator set, so a passed change of max_validators shapes
-// that very set. The fee market only holds parameters. Their handlers decode and execute every
-// message a native transaction carries.
+// that very set. The fee market only holds parameters; upgrade only has
+// pre-block work (a plan due at the block's height). Their handlers decode
+// and execute every message a native transaction carries.
 var Modules = module.NewManager(
 	bank.Module{},
 	feemarket.Module{},
@@ -51,15 +54,23 @@ var Modules = module.NewManager(
 	}},
 	Gov,
 	staking.Module{Keeper: stakingKeeper},
+	upgrade.Module{},
 )
 
 // Gov is the gov module; its Router is the manager's, set once the
 // manager exists (the manager holds the module: no initializer cycle).
 // Content wires the legacy proposal contents of other modules.
 var Gov = &gov.Module{Content: map[string]gov.ContentExec{
-	paramchange.ContentType: func(st module.State, c proto.Message, _ module.Codec) error { return paramchange.Exec(st, c) },
-	"/cosmos.distribution.v1beta1.CommunityPoolSpendProposal": func(st module.State, c proto.Message, codec module.Codec) error {
-		return distribution.SpendProposal(st, c.(*distrv1beta1.CommunityPoolSpendProposal), codec.Prefix, codec.Denom)
+	paramchange.ContentType: func(st module.State, c proto.Message, _ *module.Env) error { return paramchange.Exec(st, c) },
+	"/cosmos.distribution.v1beta1.CommunityPoolSpendProposal": func(st module.State, c proto.Message, env *module.Env) error {
+		return distribution.SpendProposal(st, c.(*distrv1beta1.CommunityPoolSpendProposal), env.Prefix, env.Denom)
+	},
+	"/cosmos.upgrade.v1beta1.SoftwareUpgradeProposal": func(st module.State, c proto.Message, env *module.Env) error {
+		p := c.(*upgradev1beta1.SoftwareUpgradeProposal).GetPlan()
+		return upgrade.Schedule(st, upgrade.Plan{Name: p.GetName(), Height: p.GetHeight(), Info: p.GetInfo()}, env.Height)
+	},
+	"/cosmos.upgrade.v1beta1.CancelSoftwareUpgradeProposal": func(st module.State, _ proto.Message, _ *module.Env) error {
+		return upgrade.Cancel(st)
 	},
 }}
 

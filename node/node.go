@@ -103,6 +103,7 @@ type Node struct {
 	snapshots *snapshot.Manager // nil unless [state-sync] snapshot-interval > 0 (statesync.go)
 
 	halt *failStop // a failed write stops the node (failstop.go)
+	halter halter // the app's halt: an upgrade plan or the halt height (upgrade.go)
 }
 
 // New loads the home's configuration (the files, with ov over them) and
@@ -160,6 +161,7 @@ func New(home string, ov config.Overrides) (*Node, error) {
 	n.minGasFixed = ov.Given("minimum-gas-prices")
 	n.app.OnCommit(n.events.PublishBlock)
 	n.app.OnPendingTx(n.events.PublishPending)
+	n.setupUpgrade() // upgrade.go
 	if cfg.Metrics.Enable {
 		n.metrics = n.newMetrics()
 		n.app.OnCommit(n.onCommitMetrics)
@@ -211,6 +213,9 @@ func (n *Node) Start() (err error) {
 		n.app.AdmitLocally()
 	}
 	n.cmtStart = cometStart{pv: pv, nodeKey: nodeKey, log: cmtLog}
+	if err := n.checkUpgrade(); err != nil { // upgrade.go
+		return err
+	}
 	cmt, err := n.newComet() // its handshake writes the genesis or replays blocks
 	if err != nil {
 		return err

@@ -73,6 +73,12 @@ var routes = []route{
 	{"GET /cosmos/slashing/v1beta1/params", "/cosmos.slashing.v1beta1.Query/Params", nil},
 	{"GET /cosmos/slashing/v1beta1/signing_infos", "/cosmos.slashing.v1beta1.Query/SigningInfos", nil},
 	{"GET /cosmos/slashing/v1beta1/signing_infos/{cons_address}", "/cosmos.slashing.v1beta1.Query/SigningInfo", []string{"cons_address"}},
+
+	{"GET /cosmos/upgrade/v1beta1/current_plan", "/cosmos.upgrade.v1beta1.Query/CurrentPlan", nil},
+	{"GET /cosmos/upgrade/v1beta1/applied_plan/{name}", "/cosmos.upgrade.v1beta1.Query/AppliedPlan", []string{"name"}},
+	{"GET /cosmos/upgrade/v1beta1/module_versions", "/cosmos.upgrade.v1beta1.Query/ModuleVersions", nil},
+	{"GET /cosmos/upgrade/v1beta1/authority", "/cosmos.upgrade.v1beta1.Query/Authority", nil},
+
 	{"GET /cosmos/distribution/v1beta1/params", "/cosmos.distribution.v1beta1.Query/Params", nil},
 	{"GET /cosmos/distribution/v1beta1/validators/{validator_address}", "/cosmos.distribution.v1beta1.Query/ValidatorDistributionInfo", []string{"validator_address"}},
 	{"GET /cosmos/distribution/v1beta1/validators/{validator_address}/outstanding_rewards", "/cosmos.distribution.v1beta1.Query/ValidatorOutstandingRewards", []string{"validator_address"}},

@@ -233,7 +233,8 @@ func printPrivateAccess(w io.Writer, nd *node.Node, home string, unlocked bool) 
 	return nil
 }
 
-// runDev runs a dev chain until SIGINT or SIGTERM, first loading the state
+// runDev runs a dev chain until SIGINT or SIGTERM (or its halt height),
+// first loading the state
 // in loadFile, and writing the state to dumpFile at the stop (both
 // optional).
 func runDev(nd *node.Node, loadFile, dumpFile string) error {
@@ -248,15 +249,18 @@ func runDev(nd *node.Node, loadFile, dumpFile string) error {
 	}
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	var err error
 	select {
 	case <-sig:
+	case err = <-nd.Halted(): // --halt-height (see run)
 	case <-nd.Failed(): // a write it needs failed (node/failstop.go): no state to dump
 		stopWithin(nd, haltStopTimeout)
 		return nd.HaltCause()
 	}
-	var err error
 	if dumpFile != "" {
-		err = dumpDevState(nd, dumpFile)
+		if derr := dumpDevState(nd, dumpFile); err == nil {
+			err = derr
+		}
 	}
 	nd.Stop()
 	return err

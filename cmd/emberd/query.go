@@ -20,7 +20,7 @@ func queryCmd() *cobra.Command {
 		Use:   "query",
 		Short: "Ask a running node about chain state (through its CometBFT RPC)",
 	}
-	cmd.AddCommand(queryAccountCmd(), queryValidatorsCmd(), querySlashingCmd(), queryDistributionCmd(), queryMintCmd(), queryGovCmd())
+	cmd.AddCommand(queryAccountCmd(), queryValidatorsCmd(), querySlashingCmd(), queryDistributionCmd(), queryMintCmd(), queryGovCmd(), queryUpgradeCmd())
 	return cmd
 }
 

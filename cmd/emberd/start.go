@@ -86,8 +86,9 @@ func resolveStateSync(fs *pflag.FlagSet, log io.Writer) error {
 }
 
 // run starts n, prints what it listens on, and stops it on SIGINT or
-// SIGTERM, or when it halted (a write it needs failed: node/failstop.go),
-// then returning the cause, so that emberd exits non-zero.
+// SIGTERM, or when it halts: a write it needs failed (node/failstop.go:
+// the cause, exit status 1), an upgrade plan it cannot apply (the error,
+// status 1), its halt height (status 0).
 func run(n *node.Node, out io.Writer) error {
 	if err := n.Start(); err != nil {
 		return err
@@ -99,6 +100,9 @@ func run(n *node.Node, out io.Writer) error {
 	case <-sig:
 		n.Stop()
 		return nil
+	case err := <-n.Halted():
+		n.Stop()
+		return err
 	case <-n.Failed():
 		stopWithin(n, haltStopTimeout)
 		return fmt.Errorf("%w; free the cause (disk space, the failing device) and start the node again: it resumes from its stores", n.HaltCause())

@@ -68,7 +68,7 @@ the CheckTx answer only). See docs/native-txs.md.`,
 	bank.AddCommand(txSendCmd(f))
 	stake := &cobra.Command{Use: "staking", Short: "Staking transactions"}
 	stake.AddCommand(txCreateValidatorCmd(f), txEditValidatorCmd(f), txDelegateCmd(f, false), txDelegateCmd(f, true), txRedelegateCmd(f), txCancelUnbondCmd(f))
-	cmd.AddCommand(bank, stake, txSlashingCmd(f), txDistributionCmd(f), txGovCmd(f))
+	cmd.AddCommand(bank, stake, txSlashingCmd(f), txDistributionCmd(f), txGovCmd(f), txUpgradeCmd(f))
 	return cmd
 }
 

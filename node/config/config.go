@@ -28,20 +28,23 @@ import (
 type Config struct {
 	// MinGasPrices is the lowest tip per gas this node admits (see
 	// ParseMinGasPrices); miner_setGasPrice rewrites it.
-	MinGasPrices string          `toml:"minimum-gas-prices"`
-	TxPool       TxPool          `toml:"txpool"`
-	JSONRPC      rpc.Config      `toml:"json-rpc"`
-	REST         REST            `toml:"rest"`
-	GRPC         GRPC            `toml:"grpc"`
-	Keyring      Keyring         `toml:"keyring"`
-	Store        Store           `toml:"store"`
-	Validator    Validator       `toml:"validator"`
-	Explorer     explorer.Config `toml:"explorer"`
-	Log          Log             `toml:"log"`
-	Metrics      Metrics         `toml:"metrics"`
-	StateSync    StateSync       `toml:"state-sync"`
-	Runtime      Runtime         `toml:"runtime"`
-	Health       Health          `toml:"health"` // health.go
+	MinGasPrices string `toml:"minimum-gas-prices"`
+	// HaltHeight stops the node once it has committed this height (0:
+	// never), as the SDK's halt-height (node/upgrade.go).
+	HaltHeight uint64          `toml:"halt-height"`
+	TxPool     TxPool          `toml:"txpool"`
+	JSONRPC    rpc.Config      `toml:"json-rpc"`
+	REST       REST            `toml:"rest"`
+	GRPC       GRPC            `toml:"grpc"`
+	Keyring    Keyring         `toml:"keyring"`
+	Store      Store           `toml:"store"`
+	Validator  Validator       `toml:"validator"`
+	Explorer   explorer.Config `toml:"explorer"`
+	Log        Log             `toml:"log"`
+	Metrics    Metrics         `toml:"metrics"`
+	StateSync  StateSync       `toml:"state-sync"`
+	Runtime    Runtime         `toml:"runtime"`
+	Health     Health          `toml:"health"` // health.go
 }
 
 // TxPool is the [txpool] section: the limits of the app's transaction pool

@@ -42,6 +42,8 @@ type Setting struct {
 var settings = []Setting{
 	{Key: "minimum-gas-prices", Flag: "minimum-gas-prices", Help: "lowest tip per gas (legacy gas price) admitted, in aember (wei), e.g. 1000000000aember; " +
 		"given as a flag it fixes the price: miner_setGasPrice is then ignored (otherwise miner_setGasPrice rewrites this key)"},
+	{Key: "halt-height", Flag: "halt-height", Help: "stop after committing this block height, exit status 0 (a coordinated stop, as the SDK's halt-height); " +
+		"a restart at or past it refuses to run until the setting is removed; 0 for never"},
 
 	{Key: "txpool.price-bump", Help: "percent by which a same-nonce replacement must raise both its fee cap and its tip"},
 	{Key: "txpool.account-slots", Help: "pending transactions per account that are evicted last when the pending pool is full"},
