@@ -52,9 +52,9 @@ var govVotingParams = map[string]any{
 	"min_deposit_ratio":             "0.010000000000000000",
 }
 
-// setGovParams writes govVotingParams into app_state.gov.params, keeping
+// setUpgradeGovParams writes govVotingParams into app_state.gov.params, keeping
 // the rest of a gov section the genesis may already have.
-func setGovParams(t *testing.T) func(map[string]json.RawMessage) {
+func setUpgradeGovParams(t *testing.T) func(map[string]json.RawMessage) {
 	return func(appState map[string]json.RawMessage) {
 		gov := map[string]json.RawMessage{}
 		if raw, ok := appState["gov"]; ok && string(raw) != "null" {
@@ -168,7 +168,7 @@ func (l *acceptedLoad) stop() []common.Hash {
 func TestUpgradeCosmovisor(t *testing.T) {
 	t.Parallel()
 	nw := InitNetwork(t, 4, 1)
-	editGenesis(nw, setGovParams(t))
+	editGenesis(nw, setUpgradeGovParams(t))
 	u := startUpgradeNetwork(t, nw, emberdBin, emberdWithTags(t, "upgradetest"))
 
 	// The proposal: MsgSoftwareUpgrade for a height well after its voting
