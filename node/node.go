@@ -293,7 +293,7 @@ func (n *Node) startRPC() error {
 		{Name: "txpool", Service: txpoolapi.NewAPI(b)},
 		{Name: "miner", Service: miner.NewAPI(b)},
 		{Name: "net", Service: netapi.NewAPI(b, n.state.EVM.Config.ChainID)},
-		{Name: "web3", Service: web3.NewAPI(app.Version)},
+		{Name: "web3", Service: web3.NewAPI(app.Version, n.app.Dev() && c.DevClientVersion)},
 		{Name: "debug", Service: debug.NewAPI(backend.NewTracer(n.chain(), c.GasCap), b, debug.Config{
 			MaxTimeout: c.TraceMaxTimeout.Std(), Concurrency: c.TraceConcurrency,
 		})},
