@@ -54,6 +54,8 @@ type devState struct {
 	// transaction would see its timestamp land on the proof block and the
 	// mined block a second later.
 	proofNext bool
+	sends     sendWaiters // senders waiting for their transaction's block (sendwait.go)
+	woken     uint64      // the last committed block whose senders were woken
 }
 
 // busy tells whether the next block has dev work: queued edits to
@@ -306,7 +308,7 @@ const EventTypeDev = "ember_dev"
 // the new AppHash: its callers are woken after that one, so that a client
 // sees a settled chain (the same head on every surface) when its call
 // returns.
-func (dc *devChain) committed(raws [][]byte, changedState bool) {
+func (dc *devChain) committed(raws [][]byte, block *types.Block, changedState bool) {
 	if dc == nil {
 		return
 	}
@@ -336,6 +338,9 @@ func (dc *devChain) committed(raws [][]byte, changedState bool) {
 				delete(d.waiters, tx.ID)
 			}
 		}
+	}
+	if block != nil {
+		dc.sendsCommitted(block, changedState)
 	}
 }
 
@@ -372,4 +377,6 @@ func (dc *devChain) rewound() {
 		close(ch)
 	}
 	d.afterNext = nil
+	d.woken = 0
+	dc.releaseSends()
 }

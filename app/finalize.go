@@ -194,6 +194,6 @@ func (a *App) Commit(context.Context, *abci.RequestCommit) (*abci.ResponseCommit
 	for _, fn := range listeners {
 		fn(committed)
 	}
-	a.dev.committed(p.rawTxs, p.block.Root() != parentRoot) // after the listeners: a caller woken sees the block everywhere
+	a.dev.committed(p.rawTxs, p.block, p.block.Root() != parentRoot) // after the listeners: a caller woken sees the block everywhere
 	return &abci.ResponseCommit{}, nil
 }

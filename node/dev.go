@@ -27,6 +27,12 @@ func (n *Node) devNamespaces(b *backend.Backend, ethAPI *eth.API) []rpc.Namespac
 	return []rpc.Namespace{{Name: "anvil", Service: an}, {Name: "hardhat", Service: an}, {Name: "evm", Service: ev}}
 }
 
+// AnswerSendsMined makes eth_sendRawTransaction and eth_sendTransaction
+// answer once the transaction is mined, as Hardhat Network and anvil do
+// with automine (`emberd dev`; `emberd start` answers at admission). Call
+// it before Start; it has no effect on a chain that is not a dev chain.
+func (n *Node) AnswerSendsMined() { n.answerMined = n.app.Dev() }
+
 // UnlockDevKeys keeps the keys of addrs unlocked until the node exits, for
 // `emberd dev` (see backend.Keys.UnlockDev).
 func (n *Node) UnlockDevKeys(addrs []common.Address) error { return n.keys.UnlockDev(addrs) }
