@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/big"
 	"sync"
 
 	abci "github.com/cometbft/cometbft/abci/types"
@@ -139,6 +140,25 @@ func (a *App) QueueDevOps(ops ...devchain.Op) {
 	d.mu.Lock()
 	d.queued = append(d.queued, ops...)
 	d.mu.Unlock()
+}
+
+// QueuedBaseFee is the base fee anvil_setNextBlockBaseFeePerGas queued
+// for the next block, nil when none is: what the next block's base fee is
+// (eth_sendTransaction fills its fee cap from it).
+func (a *App) QueuedBaseFee() *big.Int {
+	if a.dev == nil {
+		return nil
+	}
+	d := &a.dev.state
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var fee *big.Int
+	for _, op := range d.queued {
+		if op.Kind == devchain.SetBaseFee && op.BaseFee != nil {
+			fee = new(big.Int).Set(op.BaseFee.ToInt())
+		}
+	}
+	return fee
 }
 
 // QueuedTimeShift is the seconds the queued evm_increaseTime calls add to

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"math/big"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 )
@@ -92,6 +94,28 @@ func (dc *devChain) sendsCommitted(block *types.Block, changedState bool) {
 		delete(d.sends, h)
 	}
 	dc.releaseUnpooled()
+	dc.releaseUnderpriced(block.BaseFee())
+}
+
+// releaseUnderpriced wakes the senders whose pooled transaction's fee cap
+// is under the committed block's base fee: it waits for the base fee to
+// fall (as in geth's pool), which may take any time, so its send answers
+// now, as at admission. Caller holds d.mu.
+func (dc *devChain) releaseUnderpriced(baseFee *big.Int) {
+	d := &dc.state
+	if baseFee == nil {
+		return
+	}
+	for h, list := range d.sends {
+		ptx := dc.a.pool.ByHash(h)
+		if ptx == nil || ptx.EVM() == nil || ptx.EVM().GasFeeCap().Cmp(baseFee) >= 0 {
+			continue
+		}
+		for _, ch := range list {
+			close(ch)
+		}
+		delete(d.sends, h)
+	}
 }
 
 // releaseUnpooled wakes the senders whose transaction is no longer pooled.

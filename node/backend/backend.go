@@ -124,7 +124,14 @@ func (b *Backend) PendingNonce(addr common.Address, stateNonce uint64) uint64 {
 	return b.c.Pool.PendingNonce(addr, stateNonce)
 }
 
-func (b *Backend) NextBaseFee() *big.Int { return b.BaseFeeAfter(b.Head()) }
+// NextBaseFee is the next block's base fee: the one a dev chain's
+// anvil_setNextBlockBaseFeePerGas queued, else the head's successor's.
+func (b *Backend) NextBaseFee() *big.Int {
+	if fee := b.c.App.QueuedBaseFee(); fee != nil {
+		return fee
+	}
+	return b.BaseFeeAfter(b.Head())
+}
 
 func (b *Backend) BaseFeeAfter(parent *types.Header) *big.Int {
 	return evm.NextBaseFee(b.ChainConfig(), parent, b.c.State.MinBaseFee())
