@@ -29,9 +29,10 @@ func (n *Node) devNamespaces(b *backend.Backend, ethAPI *eth.API) []rpc.Namespac
 
 // AnswerSendsMined makes eth_sendRawTransaction and eth_sendTransaction
 // answer once the transaction is mined, as Hardhat Network and anvil do
-// with automine (`emberd dev`; `emberd start` answers at admission). Call
-// it before Start; it has no effect on a chain that is not a dev chain.
-func (n *Node) AnswerSendsMined() { n.answerMined = n.app.Dev() }
+// with automine (`emberd dev`; `emberd start` answers at admission), unless
+// json-rpc.dev-answer-mined is false. Call it before Start; it has no
+// effect on a chain that is not a dev chain.
+func (n *Node) AnswerSendsMined() { n.answerMined = n.app.Dev() && n.cfg.JSONRPC.DevAnswerMined }
 
 // UnlockDevKeys keeps the keys of addrs unlocked until the node exits, for
 // `emberd dev` (see backend.Keys.UnlockDev).
