@@ -17,11 +17,12 @@ import (
 // development chain (genesis app_state.dev), none on other chains, where
 // the methods answer -32601. On a development chain, ethAPI's
 // eth_sendTransaction sends from impersonated accounts through them.
-func (n *Node) devNamespaces(b *backend.Backend, ethAPI *eth.API) []rpc.Namespace {
+func (n *Node) devNamespaces(b *backend.Backend, ethAPI *eth.API, clientVersion string) []rpc.Namespace {
 	if !n.app.Dev() {
 		return nil
 	}
 	n.devAPI = anvil.New(backend.NewDev(b, n.Revert))
+	n.devAPI.SetClientVersion(clientVersion) // hardhat_metadata's
 	eth.SetImpersonator(ethAPI, n.devAPI)
 	an, ev := n.devAPI.Namespaces()
 	return []rpc.Namespace{{Name: "anvil", Service: an}, {Name: "hardhat", Service: an}, {Name: "evm", Service: ev}}

@@ -285,6 +285,7 @@ func (n *Node) startRPC() error {
 		AllowUnprotectedTxs: c.AllowUnprotectedTxs,
 	}
 	sender := eth.NewTxSender(b, ethCfg) // one nonce lock per account for eth and personal
+	web3API := web3.NewAPI(app.Version, n.app.Dev() && c.DevClientVersion)
 	ethAPI := eth.NewAPI(b, ethCfg, n.keys, sender)
 	n.ethAPI = ethAPI
 	namespaces := []rpc.Namespace{
@@ -294,12 +295,12 @@ func (n *Node) startRPC() error {
 		{Name: "txpool", Service: txpoolapi.NewAPI(b)},
 		{Name: "miner", Service: miner.NewAPI(b)},
 		{Name: "net", Service: netapi.NewAPI(b, n.state.EVM.Config.ChainID)},
-		{Name: "web3", Service: web3.NewAPI(app.Version, n.app.Dev() && c.DevClientVersion)},
+		{Name: "web3", Service: web3API},
 		{Name: "debug", Service: debug.NewAPI(backend.NewTracer(n.chain(), c.GasCap), b, debug.Config{
 			MaxTimeout: c.TraceMaxTimeout.Std(), Concurrency: c.TraceConcurrency,
 		})},
 	}
-	if dev := n.devNamespaces(b, ethAPI); dev != nil { // dev.go
+	if dev := n.devNamespaces(b, ethAPI, web3API.ClientVersion()); dev != nil { // dev.go
 		namespaces = append(namespaces, dev...)
 		c.API = append(slices.Clip(c.API), config.DevNamespaces...)
 	}

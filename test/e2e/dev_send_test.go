@@ -132,3 +132,41 @@ func TestDevClientVersionOff(t *testing.T) {
 		t.Fatalf("web3_clientVersion %q with json-rpc.dev-client-version=false, want emberd/…", version)
 	}
 }
+
+// TestHardhatMetadata: hardhat_metadata (anvil_metadata) answers in
+// anvil's shape, with the node's client version, the head, and the
+// evm_snapshot marks as [number, hash].
+func TestHardhatMetadata(t *testing.T) {
+	t.Parallel()
+	n := StartDev(t, "--empty-block-interval", "0")
+	var id string
+	mustCall(t, n, &id, "evm_snapshot")
+	head, err := n.Eth.HeaderByNumber(ctx(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var version string
+	mustCall(t, n, &version, "web3_clientVersion")
+	var m struct {
+		ClientVersion     string
+		ChainID           uint64
+		InstanceID        common.Hash
+		LatestBlockNumber uint64
+		LatestBlockHash   common.Hash
+		ForkedNetwork     *struct{}
+		Snapshots         map[string][2]any
+	}
+	mustCall(t, n, &m, "hardhat_metadata")
+	if m.ClientVersion != version || m.ChainID != 31337 || m.InstanceID == (common.Hash{}) || m.ForkedNetwork != nil ||
+		m.LatestBlockNumber != head.Number.Uint64() || m.LatestBlockHash != head.Hash() {
+		t.Fatalf("hardhat_metadata %+v; want client %q, chain 31337, head %d %s", m, version, head.Number, head.Hash().Hex())
+	}
+	mark, ok := m.Snapshots[id]
+	if len(m.Snapshots) != 1 || !ok || mark[0] != float64(head.Number.Uint64()) || mark[1] != head.Hash().Hex() {
+		t.Fatalf("snapshots %v, want {%s: [%d, %s]}", m.Snapshots, id, head.Number, head.Hash().Hex())
+	}
+	var again struct{ InstanceID common.Hash }
+	if mustCall(t, n, &again, "anvil_metadata"); again.InstanceID != m.InstanceID {
+		t.Fatalf("anvil_metadata instance %s, hardhat_metadata's %s", again.InstanceID.Hex(), m.InstanceID.Hex())
+	}
+}
