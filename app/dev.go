@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/big"
 	"sync"
 
 	abci "github.com/cometbft/cometbft/abci/types"
@@ -54,6 +55,8 @@ type devState struct {
 	// transaction would see its timestamp land on the proof block and the
 	// mined block a second later.
 	proofNext bool
+	sends     sendWaiters // senders waiting for their transaction's block (sendwait.go)
+	woken     uint64      // the last committed block whose senders were woken
 }
 
 // busy tells whether the next block has dev work: queued edits to
@@ -137,6 +140,25 @@ func (a *App) QueueDevOps(ops ...devchain.Op) {
 	d.mu.Lock()
 	d.queued = append(d.queued, ops...)
 	d.mu.Unlock()
+}
+
+// QueuedBaseFee is the base fee anvil_setNextBlockBaseFeePerGas queued
+// for the next block, nil when none is: what the next block's base fee is
+// (eth_sendTransaction fills its fee cap from it).
+func (a *App) QueuedBaseFee() *big.Int {
+	if a.dev == nil {
+		return nil
+	}
+	d := &a.dev.state
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var fee *big.Int
+	for _, op := range d.queued {
+		if op.Kind == devchain.SetBaseFee && op.BaseFee != nil {
+			fee = new(big.Int).Set(op.BaseFee.ToInt())
+		}
+	}
+	return fee
 }
 
 // QueuedTimeShift is the seconds the queued evm_increaseTime calls add to
@@ -306,7 +328,7 @@ const EventTypeDev = "ember_dev"
 // the new AppHash: its callers are woken after that one, so that a client
 // sees a settled chain (the same head on every surface) when its call
 // returns.
-func (dc *devChain) committed(raws [][]byte, changedState bool) {
+func (dc *devChain) committed(raws [][]byte, block *types.Block, changedState bool) {
 	if dc == nil {
 		return
 	}
@@ -336,6 +358,9 @@ func (dc *devChain) committed(raws [][]byte, changedState bool) {
 				delete(d.waiters, tx.ID)
 			}
 		}
+	}
+	if block != nil {
+		dc.sendsCommitted(block, changedState)
 	}
 }
 
@@ -372,4 +397,6 @@ func (dc *devChain) rewound() {
 		close(ch)
 	}
 	d.afterNext = nil
+	d.woken = 0
+	dc.releaseSends()
 }

@@ -201,7 +201,7 @@ func (a *App) Commit(context.Context, *abci.RequestCommit) (*abci.ResponseCommit
 	for _, fn := range listeners {
 		fn(committed)
 	}
-	a.dev.committed(p.rawTxs, p.block.Root() != parentRoot) // after the listeners: a caller woken sees the block everywhere
-	a.committedHalt(p.block.Number().Int64())               // upgrade.go
+	a.dev.committed(p.rawTxs, p.block, p.block.Root() != parentRoot) // after the listeners: a caller woken sees the block everywhere
+	a.committedHalt(p.block.Number().Int64())                        // upgrade.go
 	return &abci.ResponseCommit{}, nil
 }

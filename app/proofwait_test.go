@@ -64,7 +64,7 @@ func TestProofBlockLeavesQueuedEdits(t *testing.T) {
 		return false
 	}
 
-	a.dev.committed(nil, true) // a block that changed the state: the next is its proof block
+	a.dev.committed(nil, nil, true) // a block that changed the state: the next is its proof block
 	res, err := a.PrepareProposal(context.Background(), empty)
 	if err != nil || len(res.Txs) != 0 {
 		t.Fatalf("proof block with nothing to take: proposal %x, %v; want it empty", res.Txs, err)
@@ -75,7 +75,7 @@ func TestProofBlockLeavesQueuedEdits(t *testing.T) {
 		t.Fatalf("proof block taking an evm_mine: proposal %q, %v; want the edit, then the mine", res.Txs, err)
 	}
 
-	a.dev.committed(nil, false) // an empty block: the next is an ordinary one
+	a.dev.committed(nil, nil, false) // an empty block: the next is an ordinary one
 	if res, err = a.PrepareProposal(context.Background(), empty); err != nil || !carries(res.Txs) {
 		t.Fatalf("empty block after an unchanged state: proposal %q, %v; want the edit", res.Txs, err)
 	}

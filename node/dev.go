@@ -17,15 +17,23 @@ import (
 // development chain (genesis app_state.dev), none on other chains, where
 // the methods answer -32601. On a development chain, ethAPI's
 // eth_sendTransaction sends from impersonated accounts through them.
-func (n *Node) devNamespaces(b *backend.Backend, ethAPI *eth.API) []rpc.Namespace {
+func (n *Node) devNamespaces(b *backend.Backend, ethAPI *eth.API, clientVersion string) []rpc.Namespace {
 	if !n.app.Dev() {
 		return nil
 	}
 	n.devAPI = anvil.New(backend.NewDev(b, n.Revert))
+	n.devAPI.SetClientVersion(clientVersion) // hardhat_metadata's
 	eth.SetImpersonator(ethAPI, n.devAPI)
 	an, ev := n.devAPI.Namespaces()
 	return []rpc.Namespace{{Name: "anvil", Service: an}, {Name: "hardhat", Service: an}, {Name: "evm", Service: ev}}
 }
+
+// AnswerSendsMined makes eth_sendRawTransaction and eth_sendTransaction
+// answer once the transaction is mined, as Hardhat Network and anvil do
+// with automine (`emberd dev`; `emberd start` answers at admission), unless
+// json-rpc.dev-answer-mined is false. Call it before Start; it has no
+// effect on a chain that is not a dev chain.
+func (n *Node) AnswerSendsMined() { n.answerMined = n.app.Dev() && n.cfg.JSONRPC.DevAnswerMined }
 
 // UnlockDevKeys keeps the keys of addrs unlocked until the node exits, for
 // `emberd dev` (see backend.Keys.UnlockDev).

@@ -64,22 +64,23 @@ type Node struct {
 	events *filters.Events
 	// cmt is the in-process CometBFT node; a dev chain's evm_revert
 	// replaces it (revert.go), so it is read through comet().
-	cmt      atomic.Pointer[cmtnode.Node]
-	cmtStart cometStart                  // what starts it (again)
-	local    atomic.Pointer[local.Local] // its RPC as a client, for the Cosmos services
-	revertMu sync.Mutex                  // one evm_revert at a time (revert.go)
-	cmtDBs   cometstore.DBs              // its databases, open until Stop
-	rpc      *rpc.Server
-	rest     *httpserve.Server
-	grpc     *grpcapi.Server   // nil unless [grpc] enable
-	cosmos   backend.Cosmos    // what the Cosmos services read
-	services *cosmosapi.Router // the Cosmos services by method path (abci_query, REST)
-	explorer *explorer.Service // nil unless [explorer] enable
-	exSource *nodesource.NodeSource
-	filters  *filters.API
-	ethAPI   *eth.API
-	keys     *backend.Keys // the keyring eth_accounts, eth_sign* and personal serve
-	devAPI   *anvil.API    // anvil_/hardhat_/evm_ on a development chain (dev.go)
+	cmt         atomic.Pointer[cmtnode.Node]
+	cmtStart    cometStart                  // what starts it (again)
+	local       atomic.Pointer[local.Local] // its RPC as a client, for the Cosmos services
+	revertMu    sync.Mutex                  // one evm_revert at a time (revert.go)
+	cmtDBs      cometstore.DBs              // its databases, open until Stop
+	rpc         *rpc.Server
+	rest        *httpserve.Server
+	grpc        *grpcapi.Server   // nil unless [grpc] enable
+	cosmos      backend.Cosmos    // what the Cosmos services read
+	services    *cosmosapi.Router // the Cosmos services by method path (abci_query, REST)
+	explorer    *explorer.Service // nil unless [explorer] enable
+	exSource    *nodesource.NodeSource
+	filters     *filters.API
+	ethAPI      *eth.API
+	keys        *backend.Keys // the keyring eth_accounts, eth_sign* and personal serve
+	devAPI      *anvil.API    // anvil_/hardhat_/evm_ on a development chain (dev.go)
+	answerMined bool          // emberd dev: sends answer once mined (AnswerSendsMined)
 
 	coinbase common.Address // this node's validator's reward address
 	// startHead is the app's head when CometBFT started: where a block sync
@@ -102,8 +103,8 @@ type Node struct {
 
 	snapshots *snapshot.Manager // nil unless [state-sync] snapshot-interval > 0 (statesync.go)
 
-	halt *failStop // a failed write stops the node (failstop.go)
-	halter halter // the app's halt: an upgrade plan or the halt height (upgrade.go)
+	halt   *failStop // a failed write stops the node (failstop.go)
+	halter halter    // the app's halt: an upgrade plan or the halt height (upgrade.go)
 }
 
 // New loads the home's configuration (the files, with ov over them) and
@@ -275,7 +276,7 @@ func (n *Node) Start() (err error) {
 func (n *Node) startRPC() error {
 	b := backend.New(n.chain(), backend.Options{
 		Coinbase: n.coinbase, StartHead: n.startHead, Home: n.home, MinGasPinned: n.minGasFixed,
-		Sent: n.journalTx, Log: n.log,
+		Sent: n.journalTx, Log: n.log, AnswerMined: n.answerMined,
 	})
 	c := n.cfg.JSONRPC
 	n.filters = filters.NewAPI(b, filters.Config{
@@ -291,6 +292,7 @@ func (n *Node) startRPC() error {
 		AllowUnprotectedTxs: c.AllowUnprotectedTxs,
 	}
 	sender := eth.NewTxSender(b, ethCfg) // one nonce lock per account for eth and personal
+	web3API := web3.NewAPI(app.Version, n.app.Dev() && c.DevClientVersion)
 	ethAPI := eth.NewAPI(b, ethCfg, n.keys, sender)
 	n.ethAPI = ethAPI
 	namespaces := []rpc.Namespace{
@@ -300,12 +302,12 @@ func (n *Node) startRPC() error {
 		{Name: "txpool", Service: txpoolapi.NewAPI(b)},
 		{Name: "miner", Service: miner.NewAPI(b)},
 		{Name: "net", Service: netapi.NewAPI(b, n.state.EVM.Config.ChainID)},
-		{Name: "web3", Service: web3.NewAPI(app.Version)},
+		{Name: "web3", Service: web3API},
 		{Name: "debug", Service: debug.NewAPI(backend.NewTracer(n.chain(), c.GasCap), b, debug.Config{
 			MaxTimeout: c.TraceMaxTimeout.Std(), Concurrency: c.TraceConcurrency,
 		})},
 	}
-	if dev := n.devNamespaces(b, ethAPI); dev != nil { // dev.go
+	if dev := n.devNamespaces(b, ethAPI, web3API.ClientVersion()); dev != nil { // dev.go
 		namespaces = append(namespaces, dev...)
 		c.API = append(slices.Clip(c.API), config.DevNamespaces...)
 	}

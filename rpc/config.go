@@ -24,6 +24,15 @@ type Config struct {
 
 	AllowUnprotectedTxs bool `toml:"allow-unprotected-txs"` // accept legacy txs without EIP-155 replay protection
 
+	// DevClientVersion: on a dev chain, web3_clientVersion starts with
+	// web3.DevPrefix, so that tools gating dev-only features on the client
+	// version (hardhat-network-helpers) serve the chain. No effect elsewhere.
+	DevClientVersion bool `toml:"dev-client-version"`
+	// DevAnswerMined: on `emberd dev`, eth_sendRawTransaction and
+	// eth_sendTransaction answer once the transaction is mined (automine),
+	// as on Hardhat Network and anvil; false: at admission, as elsewhere.
+	DevAnswerMined bool `toml:"dev-answer-mined"`
+
 	HTTPTimeout        Duration `toml:"http-timeout"`         // read/write timeout of one HTTP request
 	HTTPIdleTimeout    Duration `toml:"http-idle-timeout"`    // keep-alive idle timeout
 	MaxOpenConnections int      `toml:"max-open-connections"` // concurrent connections per listener; 0 = unlimited
@@ -61,6 +70,8 @@ func DefaultConfig() Config {
 		GasCap:               50_000_000,
 		EVMTimeout:           Duration(5 * time.Second),
 		TxFeeCap:             1,
+		DevClientVersion:     true,
+		DevAnswerMined:       true,
 		HTTPTimeout:          Duration(30 * time.Second),
 		HTTPIdleTimeout:      Duration(120 * time.Second),
 		MaxBodySize:          5 * 1024 * 1024,

@@ -107,6 +107,7 @@ writes the state at the head to FILE when the chain is stopped.`,
 				return err
 			}
 			nd.Config().Runtime.Apply()
+			nd.AnswerSendsMined() // as Hardhat Network and anvil: a send answers once mined
 			unlocked := nd.Config().Keyring.Backend == string(keyring.Test)
 			if unlocked {
 				if err := nd.UnlockDevKeys(addresses(keys)); err != nil {

@@ -26,6 +26,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/emberchain/ember/explorer"
+	"github.com/emberchain/ember/rpc/web3"
 )
 
 // balanceBatch is how many eth_getBalance calls one HTTP request carries:
@@ -78,14 +79,14 @@ func Dial(ctx context.Context, rawURL string, log *slog.Logger) (*Source, error)
 	}
 	s := newSource(c, u.Redacted(), u.Scheme == "ws" || u.Scheme == "wss", log)
 	var version string // best effort: a server without web3_clientVersion is not Ember
-	if c.CallContext(callCtx, &version, "web3_clientVersion") == nil && strings.HasPrefix(version, "emberd/") {
+	if c.CallContext(callCtx, &version, "web3_clientVersion") == nil && strings.HasPrefix(strings.TrimPrefix(version, web3.DevPrefix), "emberd/") {
 		s.ember = true
 	}
 	return s, nil
 }
 
 // Ember reports whether the endpoint is an Ember node (web3_clientVersion
-// emberd/…).
+// emberd/…, or anvil-compatible/emberd/… on a dev chain).
 func (s *Source) Ember() bool { return s.ember }
 
 // emberCometHash is the CometBFT block hash of b when the endpoint is an

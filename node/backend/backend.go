@@ -55,7 +55,11 @@ type Options struct {
 	// accepted (the journal); nil for none. Its error is the client's: a
 	// transaction the node could not record is not reported sent.
 	Sent func(raw []byte) error
-	Log  *slog.Logger
+	// AnswerMined (emberd dev): eth_sendRawTransaction and
+	// eth_sendTransaction answer once the transaction is mined, as on
+	// Hardhat Network and anvil with automine (see SendTransaction).
+	AnswerMined bool
+	Log         *slog.Logger
 }
 
 // Backend implements the RPC namespaces' Backend interfaces over the
@@ -125,7 +129,14 @@ func (b *Backend) PendingNonce(addr common.Address, stateNonce uint64) uint64 {
 	return b.c.Pool.PendingNonce(addr, stateNonce)
 }
 
-func (b *Backend) NextBaseFee() *big.Int { return b.BaseFeeAfter(b.Head()) }
+// NextBaseFee is the next block's base fee: the one a dev chain's
+// anvil_setNextBlockBaseFeePerGas queued, else the head's successor's.
+func (b *Backend) NextBaseFee() *big.Int {
+	if fee := b.c.App.QueuedBaseFee(); fee != nil {
+		return fee
+	}
+	return b.BaseFeeAfter(b.Head())
+}
 
 // BaseFeeAfter is the base fee of the block after parent: the child's
 // own, once it exists; else EIP-1559 from parent with the floor parent's
@@ -176,54 +187,88 @@ func (c Chain) seenBefore(raw []byte) error {
 // SendTransaction runs CheckTx, through CometBFT's mempool (as
 // broadcast_tx_sync does) unless the app admits it locally (app/local.go),
 // and waits for its verdict. A queued answer
-// (nonce gap: the app's pool holds the tx) is a success, as in geth.
+// (nonce gap: the app's pool holds the tx) is a success, as in geth. With
+// Options.AnswerMined (emberd dev), a pending transaction is answered once
+// its block is committed (waitMined).
 func (b *Backend) SendTransaction(ctx context.Context, tx *types.Transaction, raw []byte) error {
-	if err := b.c.Admit(ctx, raw, tx); err != nil {
+	pending, err := b.c.admit(ctx, raw, tx)
+	if err != nil {
 		return err
 	}
 	if b.opts.Sent != nil {
-		return b.opts.Sent(raw)
+		if err := b.opts.Sent(raw); err != nil {
+			return err
+		}
+	}
+	if pending && b.opts.AnswerMined {
+		b.c.waitMined(ctx, tx.Hash())
 	}
 	return nil
+}
+
+// waitMined waits, on a dev chain with automine on, until a committed
+// block holds the transaction hash and the chain is settled after it, as a
+// send on Hardhat Network or anvil answers after mining: a client reads
+// the receipt as soon as the hash comes back. It returns early, the
+// transaction still pending, when the transaction leaves the pool unmined
+// or ctx ends: the transaction was admitted, so the send still succeeds.
+func (c Chain) waitMined(ctx context.Context, hash common.Hash) {
+	done, forget, ok := c.App.WaitIncluded(hash)
+	if !ok {
+		return
+	}
+	defer forget()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
 }
 
 // Admit runs raw through CheckTx into the pools; nil when it was accepted
 // (pending or queued) or already was. decoded, if not nil, is raw decoded.
 func (c Chain) Admit(ctx context.Context, raw []byte, decoded *types.Transaction) error {
+	_, err := c.admit(ctx, raw, decoded)
+	return err
+}
+
+// admit is Admit, also telling whether CheckTx answered the transaction
+// pending (for the next block: not queued, not held while automine is
+// off, not known before).
+func (c Chain) admit(ctx context.Context, raw []byte, decoded *types.Transaction) (pending bool, err error) {
 	if c.Halted != nil {
 		if err := c.Halted(); err != nil {
-			return err
+			return false, err
 		}
 	}
 	// Stateless checks and sender recovery here, on the RPC goroutine, in
 	// parallel with other senders; CheckTx reuses the result.
 	key, err := c.App.Precheck(raw, decoded)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer c.App.Forget(key)
 	if res, done, err := c.App.AdmitLocal(raw, key); err != nil {
-		return err
+		return false, err
 	} else if done {
-		return checkResult(res)
+		return res.Code == abci.CodeTypeOK, checkResult(res)
 	}
 	resCh := make(chan *abci.ResponseCheckTx, 1)
 	err = c.Comet().Mempool().CheckTx(raw, func(res *abci.ResponseCheckTx) { resCh <- res }, mempool.TxInfo{})
 	switch {
 	case errors.Is(err, mempool.ErrTxInCache):
-		return c.seenBefore(raw)
+		return false, c.seenBefore(raw)
 	case err != nil:
 		var full mempool.ErrMempoolIsFull
 		if errors.As(err, &full) {
-			return fmt.Errorf("txpool is full: %v", err)
+			return false, fmt.Errorf("txpool is full: %v", err)
 		}
-		return err
+		return false, err
 	}
 	select {
 	case res := <-resCh:
-		return checkResult(res)
+		return res.Code == abci.CodeTypeOK, checkResult(res)
 	case <-ctx.Done():
-		return fmt.Errorf("transaction check not received: %w", ctx.Err())
+		return false, fmt.Errorf("transaction check not received: %w", ctx.Err())
 	}
 }
 

@@ -161,6 +161,7 @@ func (b Dev) drop(txs []*txpool.Tx) {
 		b.c.Pool.Remove(ptx.Key)
 		_ = mp.RemoveTxByKey(cmttypes.TxKey(ptx.Key)) // a queued tx is not in the mempool: fine
 	}
+	b.c.App.ReleaseUnpooled() // their senders, if waiting, answer now
 }
 
 // Revert is evm_revert's node side.

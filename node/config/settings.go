@@ -60,6 +60,10 @@ var settings = []Setting{
 	{Key: "json-rpc.evm-timeout", Flag: "json-rpc.evm-timeout", Help: "time limit of one eth_call or eth_simulateV1; 0s for none"},
 	{Key: "json-rpc.txfee-cap", Help: "highest fee, in ether, of a transaction sent through the RPC; 0 for none"},
 	{Key: "json-rpc.allow-unprotected-txs", Help: "accept legacy transactions without EIP-155 replay protection"},
+	{Key: "json-rpc.dev-client-version", Flag: "json-rpc.dev-client-version", Help: "on a dev chain (emberd dev), web3_clientVersion reads anvil-compatible/emberd/…, " +
+		"so tools that serve dev-only features by the client version (hardhat-network-helpers) accept the chain; false: emberd/… as on any chain. No effect on other chains"},
+	{Key: "json-rpc.dev-answer-mined", Flag: "json-rpc.dev-answer-mined", Help: "emberd dev only: eth_sendRawTransaction and eth_sendTransaction answer once the transaction is mined (with automine), " +
+		"as on Hardhat Network and anvil; false: at admission, as emberd start always does"},
 	{Key: "json-rpc.http-timeout", Flag: "json-rpc.http-timeout", Help: "time to read one JSON-RPC HTTP request and to answer it; a method still running then answers -32002"},
 	{Key: "json-rpc.http-idle-timeout", Help: "how long an idle keep-alive HTTP connection stays open"},
 	{Key: "json-rpc.max-open-connections", Help: "concurrent connections per listener; 0 for no limit"},

@@ -27,6 +27,7 @@ import (
 type Backend interface {
 	ChainConfig() *params.ChainConfig
 	Head() *types.Header
+	HeaderByNumber(n uint64) *types.Header
 	NextBaseFee() *big.Int
 	GasPrice(ctx context.Context) (*big.Int, error)
 	// MineDev makes one block per entry of blocks, each carrying a dev
@@ -73,6 +74,8 @@ type API struct {
 	stop     chan struct{} // closes the interval miner
 	imp      impersonation // impersonate.go
 	snaps    snapshots     // snapshot.go
+	version  string        // web3_clientVersion, for hardhat_metadata (metadata.go)
+	instance common.Hash   // hardhat_metadata's instance id, drawn at its first call
 }
 
 // New returns the methods over b.

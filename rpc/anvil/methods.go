@@ -142,19 +142,30 @@ func (e *EVM) SetIntervalMining(secs Quantity) error { return e.api.setIntervalM
 
 // setAutomine turns automine off (transactions wait in the pool for
 // evm_mine / anvil_mine) or on again; turning it on mines the waiting
-// transactions at once, in one block, so none is left behind.
+// transactions at once, in one block, so none is left behind. As on
+// anvil, automine and interval mining exclude each other: turning
+// automine on stops interval mining, and turning it off while interval
+// mining changes nothing.
 func (api *API) setAutomine(ctx context.Context, on bool) error {
+	if on {
+		api.setInterval(0)
+	}
 	if held := api.b.SetAutomine(on); on && held {
 		return api.b.MineDev(ctx, [][]devchain.Op{nil})
 	}
 	return nil
 }
 
+// setIntervalMining is anvil's: a block every secs seconds, taking the
+// transactions sent meanwhile (automine off: a send answers at admission);
+// 0 stops it and leaves no mining at all, as anvil's mining mode "none",
+// until evm_mine or evm_setAutomine(true).
 func (api *API) setIntervalMining(secs Quantity) error {
 	s, err := secs.Uint64("interval")
 	if err != nil || s > 1<<30 {
 		return invalidParams("interval out of range")
 	}
+	api.b.SetAutomine(false)
 	api.setInterval(time.Duration(s) * time.Second)
 	return nil
 }

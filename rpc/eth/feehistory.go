@@ -84,8 +84,14 @@ func (api *API) FeeHistory(blockCount math.HexOrDecimal64, lastBlock rpc.BlockNu
 		}
 	}
 	// The block after the newest: its base fee and blob base fee follow
-	// from the newest block.
-	res.BaseFee = append(res.BaseFee, (*hexutil.Big)(api.b.BaseFeeAfter(h)))
+	// from the newest block; after the head, the next block's base fee is
+	// NextBaseFee (on a dev chain, anvil_setNextBlockBaseFeePerGas's, which
+	// Hardhat's signers read here to fill a fee cap).
+	next := api.b.BaseFeeAfter(h)
+	if h.Hash() == api.b.Head().Hash() {
+		next = api.b.NextBaseFee()
+	}
+	res.BaseFee = append(res.BaseFee, (*hexutil.Big)(next))
 	excess := eip4844.CalcExcessBlobGas(cfg, h, h.Time)
 	res.BlobBaseFee = append(res.BlobBaseFee, (*hexutil.Big)(eip4844.CalcBlobFee(cfg, &types.Header{Number: h.Number, Time: h.Time, ExcessBlobGas: &excess})))
 	return res, nil

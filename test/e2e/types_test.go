@@ -134,7 +134,8 @@ func TestRPCBasics(t *testing.T) {
 	if err := n.RPC.Call(&s, "eth_chainId"); err != nil || s != "0x7a69" {
 		t.Fatalf("eth_chainId = %q, %v", s, err)
 	}
-	if err := n.RPC.Call(&s, "web3_clientVersion"); err != nil || !strings.HasPrefix(s, "emberd/") || !strings.HasSuffix(s, "/"+runtime.GOOS+"-"+runtime.GOARCH+"/"+runtime.Version()) {
+	// A dev chain's: web3.DevPrefix, then the node's (TestDevClientVersion).
+	if err := n.RPC.Call(&s, "web3_clientVersion"); err != nil || !strings.HasPrefix(s, "anvil-compatible/emberd/") || !strings.HasSuffix(s, "/"+runtime.GOOS+"-"+runtime.GOARCH+"/"+runtime.Version()) {
 		t.Fatalf("web3_clientVersion = %q, %v", s, err)
 	}
 	// keccak256("") and keccak256(0x68656c6c6f = "hello").

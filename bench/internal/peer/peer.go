@@ -170,7 +170,13 @@ func emberArgs(cmd, home, port, ws string, explorer bool, explorerAddr string) [
 		"--rpc.laddr", "tcp://127.0.0.1:" + FreePort(), "--p2p.laddr", "tcp://127.0.0.1:" + FreePort(),
 		// a dev home serves metrics; not on its default port, which another
 		// node on the machine may hold
-		"--metrics.address", "127.0.0.1:" + FreePort(), "--log-level", "warn"}
+		"--metrics.address", "127.0.0.1:" + FreePort(), "--log-level", "warn",
+		// Sends answered at admission, as before emberd dev answered them
+		// once mined: the write bursts measure what the node commits with
+		// 50 sends in flight; answered once mined, each sender would have
+		// one transfer per block and its proof block, and the burst would
+		// measure that round trip instead, which the latency part measures.
+		"--json-rpc.dev-answer-mined=false"}
 }
 
 // EmberStart runs `emberd start` on an existing home (one Ember made, e.g.
