@@ -45,9 +45,16 @@ func (a *App) PrepareProposal(ctx context.Context, req *abci.RequestPreparePropo
 		budget -= protoSize(raw)
 		out = append(out, raw)
 	}
+	evmCap, capped := a.evmBytesCap(req.Time) // EIP-7934 (blocksize.go)
+	evmSize := 0
 	for _, ptx := range ordered {
 		if budget -= protoSize(ptx.Raw); budget < 0 {
 			break
+		}
+		if capped && ptx.EVM() != nil {
+			if evmSize += len(ptx.Raw); evmSize > evmCap {
+				break
+			}
 		}
 		out = append(out, ptx.Raw)
 	}
@@ -80,11 +87,16 @@ func protoSize(raw []byte) int64 {
 
 // ProcessProposal accepts any proposal whose coinbase marker, if any, is a
 // well-formed first transaction on a chain that honours markers (see Fee
-// routing in miner.go): execution is deterministic and rejects any
+// routing in miner.go) and, under Osaka, whose EVM transactions fit
+// EIP-7934's block size cap (evmBytesCap): execution is deterministic and rejects any
 // transaction that cannot run (result code > 1, no receipt), so a block with
 // bad transactions costs its proposer the space, not the chain its safety.
 func (a *App) ProcessProposal(_ context.Context, req *abci.RequestProcessProposal) (*abci.ResponseProcessProposal, error) {
 	if !a.validMarkers(req.Txs) {
+		return &abci.ResponseProcessProposal{Status: abci.ResponseProcessProposal_REJECT}, nil
+	}
+	if evmCap, capped := a.evmBytesCap(req.Time); capped && evmBytes(req.Txs) > evmCap {
+		a.log.Info("proposal rejected: EVM transactions over the Osaka block size cap (EIP-7934)", "height", req.Height, "bytes", evmBytes(req.Txs), "cap", evmCap)
 		return &abci.ResponseProcessProposal{Status: abci.ResponseProcessProposal_REJECT}, nil
 	}
 	return &abci.ResponseProcessProposal{Status: abci.ResponseProcessProposal_ACCEPT}, nil

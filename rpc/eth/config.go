@@ -15,7 +15,11 @@ import (
 	"github.com/emberchain/ember/evm"
 )
 
-// forkConfig is one fork's entry of eth_config (EIP-7910).
+// forkConfig is one fork's entry of eth_config (EIP-7910). BlobSchedule
+// is always null: blob transactions are refused at CheckTx, so there is no
+// blob fee market (eth_blobBaseFee errors for the same reason); go-ethereum's
+// blob parameters stay in the chain config only because its fork checks
+// require them.
 type forkConfig struct {
 	ActivationTime  uint64                    `json:"activationTime"`
 	BlobSchedule    *params.BlobConfig        `json:"blobSchedule"`
@@ -33,10 +37,13 @@ type ConfigResult struct {
 	Last    *forkConfig `json:"last"`
 }
 
-// Config answers eth_config (EIP-7910) from the chain config the executor
-// runs (evm.Rules), so its precompiles and system contracts are the ones
-// blocks really execute with. Ember schedules forks by timestamp like
-// Ethereum; a chain with every fork at genesis has no next fork.
+// Config answers eth_config (EIP-7910) as go-ethereum does, from the
+// node's chain config: the genesis schedule with the forks upgrades
+// recorded (evm.ScheduleAt), so its precompiles and system contracts are
+// the ones blocks really execute with. A fork the genesis schedules at a
+// later time is next until the head's time reaches it; a fork an upgrade
+// plan activates becomes current in the plan's block, whose time is its
+// activationTime.
 func (api *API) Config() (*ConfigResult, error) {
 	genesis := api.b.HeaderByNumber(0)
 	if genesis == nil {
@@ -79,7 +86,6 @@ func (api *API) forkConfig(cfg *params.ChainConfig, genesis *types.Header, at *u
 	id := forkid.NewID(cfg, types.NewBlockWithHeader(genesis), ^uint64(0), t).Hash
 	return &forkConfig{
 		ActivationTime:  activation,
-		BlobSchedule:    cfg.BlobConfig(cfg.LatestFork(t)),
 		ChainID:         (*hexutil.Big)(cfg.ChainID),
 		ForkID:          id[:],
 		Precompiles:     precompiles,
