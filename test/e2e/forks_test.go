@@ -391,25 +391,14 @@ func sameLogs(a, b []*types.Log) bool {
 }
 
 // runOnGeth executes txs on go-ethereum from the genesis in home (its EVM
-// section: config with the Osaka time, allocation) at Ember's genesis
+// section: config with the Osaka time, allocation, and the system
+// contracts go-ethereum's block processing needs) at Ember's genesis
 // time, in blocks of the times Ember ran them at (transactions of one
 // second share a block: go-ethereum's headers need increasing times), and
 // returns the receipts and the touched accounts' state.
 func runOnGeth(t *testing.T, n *Node, home string, osakaAt uint64, txs []*types.Transaction, times []uint64) ([]*types.Receipt, map[common.Address]account) {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(home, "config", "genesis.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		AppState struct {
-			EVM *core.Genesis `json:"evm"`
-		} `json:"app_state"`
-	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
-	genesis := doc.AppState.EVM
+	genesis := emberGenesisForGeth(t, home)
 	if genesis.Config.OsakaTime == nil || *genesis.Config.OsakaTime != osakaAt || genesis.Config.PragueTime == nil {
 		t.Fatalf("genesis config %v: want Prague then Osaka at %d", genesis.Config, osakaAt)
 	}
