@@ -1,8 +1,10 @@
 package app
 
 import (
+	"math/big"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/emberchain/ember/devchain"
@@ -15,21 +17,27 @@ import (
 // keeps the same margin (its maxBlockSizeBufferZone).
 const blockSizeHeadroom = 1_000_000
 
-// evmBytesCap is the most bytes of EVM transactions a block decided at
-// decided may carry, and whether a cap applies: under Osaka (EIP-7934),
-// params.MaxBlockSize less the headroom; before it, CometBFT's byte budget
-// alone bounds a block. The block's EVM time is decided's seconds, never
-// below the head's (newHeader's rule), evaluated in the node's schedule.
-func (a *App) evmBytesCap(decided time.Time) (int, bool) {
+// nextIsOsaka tells whether the block after the head, decided at decided,
+// runs Osaka: its EVM time is decided's seconds, never below the head's
+// (newHeader's rule), in the node's schedule.
+func (a *App) nextIsOsaka(decided time.Time) bool {
 	head := a.store.Head()
 	if head == nil {
-		return 0, false
+		return false
 	}
 	t := uint64(max(decided.Unix(), 0))
 	if t < head.Time {
 		t = head.Time
 	}
-	if !a.store.Config().IsOsaka(head.Number, t) {
+	return a.store.Config().IsOsaka(new(big.Int).Add(head.Number, common.Big1), t)
+}
+
+// evmBytesCap is the most bytes of EVM transactions a block decided at
+// decided may carry, and whether a cap applies: under Osaka (EIP-7934),
+// params.MaxBlockSize less the headroom; before it, CometBFT's byte budget
+// alone bounds a block.
+func (a *App) evmBytesCap(decided time.Time) (int, bool) {
+	if !a.nextIsOsaka(decided) {
 		return 0, false
 	}
 	return params.MaxBlockSize - blockSizeHeadroom, true

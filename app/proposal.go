@@ -6,6 +6,7 @@ import (
 	abci "github.com/cometbft/cometbft/abci/types"
 	cmttypes "github.com/cometbft/cometbft/types"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/params"
 
 	pool "github.com/emberchain/ember/txpool"
 )
@@ -47,11 +48,23 @@ func (a *App) PrepareProposal(ctx context.Context, req *abci.RequestPreparePropo
 	}
 	evmCap, capped := a.evmBytesCap(req.Time) // EIP-7934 (blocksize.go)
 	evmSize := 0
+	var overCap map[common.Address]bool // senders with a tx over EIP-7825's cap: their later nonces would not run
 	for _, ptx := range ordered {
+		if overCap[ptx.Sender] {
+			continue
+		}
 		if budget -= protoSize(ptx.Raw); budget < 0 {
 			break
 		}
-		if capped && ptx.EVM() != nil {
+		if tx := ptx.EVM(); capped && tx != nil {
+			if tx.Gas() > params.MaxTxGas { // admitted before Osaka; execution would reject it (EIP-7825)
+				budget += protoSize(ptx.Raw)
+				if overCap == nil {
+					overCap = map[common.Address]bool{}
+				}
+				overCap[ptx.Sender] = true
+				continue
+			}
 			if evmSize += len(ptx.Raw); evmSize > evmCap {
 				break
 			}

@@ -394,7 +394,7 @@ func sameLogs(a, b []*types.Log) bool {
 // section: config with the Osaka time, allocation, and the system
 // contracts go-ethereum's block processing needs) at Ember's genesis
 // time, in blocks of the times Ember ran them at (transactions of one
-// second share a block: go-ethereum's headers need increasing times), and
+// second share a block), and
 // returns the receipts and the touched accounts' state.
 func runOnGeth(t *testing.T, n *Node, home string, osakaAt uint64, txs []*types.Transaction, times []uint64) ([]*types.Receipt, map[common.Address]account) {
 	t.Helper()
@@ -414,6 +414,19 @@ func runOnGeth(t *testing.T, n *Node, home string, osakaAt uint64, txs []*types.
 			groups, groupTimes = append(groups, nil), append(groupTimes, times[i])
 		}
 		groups[len(groups)-1] = append(groups[len(groups)-1], tx)
+	}
+	// go-ethereum's headers need increasing times, Ember's may repeat (its
+	// first block may even share the genesis second): a group runs at its
+	// Ember time or one second after the previous group, whichever is
+	// later, which keeps each on its side of osakaAt (the Prague groups
+	// run seconds after genesis, osakaAt is far ahead).
+	prev := genesis.Timestamp
+	for i, gt := range groupTimes {
+		groupTimes[i] = max(gt, prev+1)
+		prev = groupTimes[i]
+		if (gt < osakaAt) != (groupTimes[i] < osakaAt) {
+			t.Fatalf("group %d moved across the Osaka time: %d → %d", i, gt, groupTimes[i])
+		}
 	}
 	engine := beacon.New(ethash.NewFaker())
 	_, blocks, receipts := core.GenerateChainWithGenesis(genesis, engine, len(groups), func(i int, b *core.BlockGen) {
