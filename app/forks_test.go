@@ -16,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/emberchain/ember/evm"
 	"github.com/emberchain/ember/module"
@@ -84,7 +85,7 @@ func (p planAt) PreBlock(st module.State, b *module.Block) error {
 	return h(st, &upgrade.Context{Plan: plan, Height: p.height, Time: uint64(b.Env.Time.Unix())})
 }
 
-// forkChain is a Prague chain whose "osaka" plan applies at a height.
+// forkChain is a chain whose "osaka" plan may apply at a height.
 type forkChain struct {
 	*App
 	t      *testing.T
@@ -92,17 +93,28 @@ type forkChain struct {
 	other  *ecdsa.PrivateKey // sends only to CheckTx
 	nonce  uint64
 	height int64
+	closed bool
+}
+
+// close closes the chain's store once.
+func (c *forkChain) close() {
+	if !c.closed {
+		c.closed = true
+		c.store.Close()
+	}
 }
 
 const forkGenesisTime = 1_700_000_000
 
-func newForkChain(t *testing.T, dir string, planHeight int64) *forkChain {
+// newForkChain is a chain of genesis config cfg whose "osaka" plan applies
+// at planHeight (0: none).
+func newForkChain(t *testing.T, dir string, planHeight int64, cfg *params.ChainConfig) *forkChain {
 	key, _ := crypto.GenerateKey()
 	other, _ := crypto.GenerateKey()
 	gs := NewAppState(GenesisParams{ChainID: big.NewInt(9000), Alloc: types.GenesisAlloc{
 		crypto.PubkeyToAddress(key.PublicKey):   {Balance: new(big.Int).Lsh(big.NewInt(1), 100)},
 		crypto.PubkeyToAddress(other.PublicKey): {Balance: new(big.Int).Lsh(big.NewInt(1), 100)}}})
-	gs.EVM.Config = evm.PragueChainConfig(big.NewInt(9000)) // a chain made before Osaka
+	gs.EVM.Config = cfg
 	st, err := store.Open(dir, gs.EVM.Config, store.Options{CacheMB: 8, TrieCacheMB: 8})
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +124,9 @@ func newForkChain(t *testing.T, dir string, planHeight int64) *forkChain {
 	if _, err := a.InitChain(context.Background(), &abci.RequestInitChain{ChainId: "ember_9000-1", Time: time.Unix(forkGenesisTime, 0), InitialHeight: 1}); err != nil {
 		t.Fatal(err)
 	}
-	return &forkChain{App: a, t: t, key: key, other: other}
+	c := &forkChain{App: a, t: t, key: key, other: other}
+	t.Cleanup(c.close)
+	return c
 }
 
 // tx signs the next transaction of the chain's key.
@@ -161,7 +175,7 @@ func (c *forkChain) slot(addr common.Address, n int64) uint64 {
 // restart reads the schedule back.
 func TestOsakaUpgradeActivates(t *testing.T) {
 	dir := t.TempDir()
-	c := newForkChain(t, dir, 3)
+	c := newForkChain(t, dir, 3, evm.PragueChainConfig(big.NewInt(9000))) // a chain made before Osaka
 	from := crypto.PubkeyToAddress(c.key.PublicKey)
 	clz, p256 := crypto.CreateAddress(from, 0), crypto.CreateAddress(from, 1)
 	word := common.BigToHash(new(big.Int).Lsh(big.NewInt(1), 200)).Bytes() // 55 leading zero bits
@@ -184,8 +198,12 @@ func TestOsakaUpgradeActivates(t *testing.T) {
 	if c.store.Config().OsakaTime != nil {
 		t.Fatal("Osaka scheduled before its plan's height")
 	}
-	if res := c.checkGasCap(t, 0); res.Code != CodeOK {
+	res, overCap := c.checkGasCap(t, 0)
+	if res.Code != CodeOK {
 		t.Fatalf("a 2^24+1 gas tx before Osaka: code %d %q, want admitted", res.Code, res.Log)
+	}
+	if got := c.propose(forkGenesisTime+1, overCap); len(got) != 1 {
+		t.Fatalf("a Prague proposal takes %d txs, want the 2^24+1 gas one", len(got))
 	}
 
 	raws3 := [][]byte{c.tx(&clz, 100_000, word), c.tx(&p256, 100_000, p256Input(t, true))}
@@ -214,14 +232,17 @@ func TestOsakaUpgradeActivates(t *testing.T) {
 	if h4.Time != h3.Time || r4[0].Status != 1 || c.slot(p256, 1) != 32 || c.slot(p256, 0) != 1 {
 		t.Fatalf("P256VERIFY of a good signature at time %d: status %d, size %d, word %d; want time %d, 1, 32, 1", h4.Time, r4[0].Status, c.slot(p256, 1), c.slot(p256, 0), h3.Time)
 	}
-	if res := c.checkGasCap(t, 1); res.Code != CodeInvalid || res.Log != "transaction gas limit too high (cap: 16777216, tx: 16777217)" {
+	if got := c.propose(forkGenesisTime+1, overCap); len(got) != 0 {
+		t.Fatalf("an Osaka proposal takes %d txs, want none (the pooled 2^24+1 gas tx cannot run)", len(got))
+	}
+	if res, _ := c.checkGasCap(t, 1); res.Code != CodeInvalid || res.Log != "transaction gas limit too high (cap: 16777216, tx: 16777217)" {
 		t.Fatalf("a 2^24+1 gas tx under Osaka: code %d %q", res.Code, res.Log)
 	}
 
 	c.replay(h2, raws2, r2) // a tracer's replay runs each height's fork
 	c.replay(h3, raws3, r3)
 
-	c.store.Close() // restart: the schedule comes back from the head state
+	c.close() // restart: the schedule comes back from the head state
 	st, err := store.Open(dir, evm.PragueChainConfig(big.NewInt(9000)), store.Options{CacheMB: 8, TrieCacheMB: 8})
 	if err != nil {
 		t.Fatal(err)
@@ -236,7 +257,7 @@ func TestOsakaUpgradeActivates(t *testing.T) {
 // checkGasCap asks CheckTx about a transfer of 2^24+1 gas with nonce from
 // the other key (admitted, it waits in the pool: the blocks here hold only
 // the transactions the test gives them).
-func (c *forkChain) checkGasCap(t *testing.T, nonce uint64) *abci.ResponseCheckTx {
+func (c *forkChain) checkGasCap(t *testing.T, nonce uint64) (*abci.ResponseCheckTx, []byte) {
 	t.Helper()
 	tx, err := types.SignNewTx(c.other, types.LatestSignerForChainID(big.NewInt(9000)), &types.DynamicFeeTx{
 		ChainID: big.NewInt(9000), Nonce: nonce, GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(10e9), Gas: 1<<24 + 1, To: &common.Address{1},
@@ -249,7 +270,18 @@ func (c *forkChain) checkGasCap(t *testing.T, nonce uint64) *abci.ResponseCheckT
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res
+	return res, raw
+}
+
+// propose is the proposal PrepareProposal makes of the mempool's txs for
+// the next block, decided at secs.
+func (c *forkChain) propose(secs int64, txs ...[]byte) [][]byte {
+	c.t.Helper()
+	res, err := c.PrepareProposal(context.Background(), &abci.RequestPrepareProposal{Height: c.height + 1, Time: time.Unix(secs, 0), Txs: txs, MaxTxBytes: 1 << 22})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return res.Txs
 }
 
 // replay re-executes the block of h (its CometBFT txs raws) as a tracer
@@ -276,6 +308,32 @@ func (c *forkChain) replay(h *types.Header, raws [][]byte, want types.Receipts) 
 		}
 		if out.Receipt.Status != w.Status || out.Receipt.GasUsed != w.GasUsed {
 			c.t.Fatalf("replay of block %d tx %d: status %d gas %d, want %d %d", h.Number, i, out.Receipt.Status, out.Receipt.GasUsed, w.Status, w.GasUsed)
+		}
+	}
+}
+
+// TestBlockSizeCap: under Osaka a proposal whose EVM transactions exceed
+// params.MaxBlockSize less the header headroom (7,388,608 bytes) is
+// rejected, one exactly at it accepted; a Prague chain takes both (CometBFT's
+// byte budget bounds it).
+func TestBlockSizeCap(t *testing.T) {
+	osaka := newForkChain(t, t.TempDir(), 0, evm.ChainConfig(big.NewInt(9000)))
+	prague := newForkChain(t, t.TempDir(), 0, evm.PragueChainConfig(big.NewInt(9000)))
+	atCap := [][]byte{make([]byte, 7_388_608)}
+	overCap := [][]byte{make([]byte, 7_388_608), {0x02}}
+	for _, c := range []struct {
+		name  string
+		chain *forkChain
+		txs   [][]byte
+		want  abci.ResponseProcessProposal_ProposalStatus
+	}{
+		{"osaka, at the cap", osaka, atCap, abci.ResponseProcessProposal_ACCEPT},
+		{"osaka, one byte over", osaka, overCap, abci.ResponseProcessProposal_REJECT},
+		{"prague, one byte over", prague, overCap, abci.ResponseProcessProposal_ACCEPT},
+	} {
+		res, err := c.chain.ProcessProposal(context.Background(), &abci.RequestProcessProposal{Height: 1, Time: time.Unix(forkGenesisTime+1, 0), Txs: c.txs})
+		if err != nil || res.Status != c.want {
+			t.Errorf("%s: %v, %v; want %v", c.name, res, err, c.want)
 		}
 	}
 }
