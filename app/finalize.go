@@ -176,6 +176,7 @@ func (a *App) Commit(context.Context, *abci.RequestCommit) (*abci.ResponseCommit
 		return nil, fmt.Errorf("commit without a finalized block")
 	}
 	parentRoot := a.store.Head().Root
+	wasOsaka := a.headIsOsaka() // forks.go
 	// A block that activates a fork swaps the config before it becomes the
 	// head: a reader of the old head then sees the fork as next, never the
 	// new head under the old rules.
@@ -191,6 +192,9 @@ func (a *App) Commit(context.Context, *abci.RequestCommit) (*abci.ResponseCommit
 	a.checkMu.Lock()
 	err := a.resetCheckState()
 	if err == nil {
+		if !wasOsaka && a.headIsOsaka() {
+			a.dropOverCap() // forks.go
+		}
 		a.resetPool(p.rawTxs)
 		a.localCommitted(p.block.Root() != parentRoot) // local.go
 	}

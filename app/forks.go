@@ -10,6 +10,7 @@ import (
 
 	"github.com/emberchain/ember/evm"
 	"github.com/emberchain/ember/module"
+	pool "github.com/emberchain/ember/txpool"
 	"github.com/emberchain/ember/upgrade"
 )
 
@@ -98,5 +99,27 @@ func (a *App) syncConfig(st *state.StateDB) {
 	cfg := a.schedule(evm.ScheduleAt(a.config, st))
 	if cfg != a.store.Config() {
 		a.store.SetConfig(cfg)
+	}
+}
+
+// headIsOsaka tells whether the durable head runs Osaka.
+func (a *App) headIsOsaka() bool {
+	head := a.store.Head()
+	return head != nil && a.store.Config().IsOsaka(head.Number, head.Time)
+}
+
+// dropOverCap removes from the pool, once the head runs Osaka (by a
+// genesis time or an upgrade), the EVM transactions admitted before it
+// with more gas than EIP-7825 allows: no block can run them, and their
+// recheck then takes them out of CometBFT's mempool. Caller holds checkMu.
+func (a *App) dropOverCap() {
+	for _, raw := range a.pool.Raws() {
+		ptx := a.pool.Get(pool.KeyOf(raw))
+		if ptx == nil {
+			continue
+		}
+		if tx := ptx.EVM(); tx != nil && tx.Gas() > params.MaxTxGas {
+			a.pool.Remove(ptx.Key)
+		}
 	}
 }

@@ -232,8 +232,9 @@ func TestOsakaUpgradeActivates(t *testing.T) {
 	if h4.Time != h3.Time || r4[0].Status != 1 || c.slot(p256, 1) != 32 || c.slot(p256, 0) != 1 {
 		t.Fatalf("P256VERIFY of a good signature at time %d: status %d, size %d, word %d; want time %d, 1, 32, 1", h4.Time, r4[0].Status, c.slot(p256, 1), c.slot(p256, 0), h3.Time)
 	}
-	if got := c.propose(forkGenesisTime+1, overCap); len(got) != 0 {
-		t.Fatalf("an Osaka proposal takes %d txs, want none (the pooled 2^24+1 gas tx cannot run)", len(got))
+	res, err := c.CheckTx(context.Background(), &abci.RequestCheckTx{Tx: overCap, Type: abci.CheckTxType_Recheck})
+	if err != nil || res.Code != CodeNonce || c.pool.Get(txpool.KeyOf(overCap)) != nil {
+		t.Fatalf("recheck of the pooled 2^24+1 gas tx under Osaka: %v %v, want it dropped from the pool", res, err)
 	}
 	if res, _ := c.checkGasCap(t, 1); res.Code != CodeInvalid || res.Log != "transaction gas limit too high (cap: 16777216, tx: 16777217)" {
 		t.Fatalf("a 2^24+1 gas tx under Osaka: code %d %q", res.Code, res.Log)
@@ -336,4 +337,47 @@ func TestBlockSizeCap(t *testing.T) {
 			t.Errorf("%s: %v, %v; want %v", c.name, res, err, c.want)
 		}
 	}
+}
+
+// TestProposalOsakaByTime: on a chain whose genesis schedules Osaka at a
+// time, a transaction over EIP-7825's cap admitted before it goes into a
+// proposal for a block before that time, not into one at it, and neither
+// does its sender's next nonce (it could not run after the gap); the block
+// that reaches the time drops it from the pool.
+func TestProposalOsakaByTime(t *testing.T) {
+	cfg := evm.PragueChainConfig(big.NewInt(9000))
+	at := uint64(forkGenesisTime + 10)
+	cfg.OsakaTime = &at
+	c := newForkChain(t, t.TempDir(), 0, cfg)
+	res, overCap := c.checkGasCap(t, 0)
+	if res.Code != CodeOK {
+		t.Fatalf("a 2^24+1 gas tx before Osaka: %d %q", res.Code, res.Log)
+	}
+	next := signedFrom(t, c.other, 1)
+	if res, _ := c.CheckTx(context.Background(), &abci.RequestCheckTx{Tx: next, Type: abci.CheckTxType_New}); res.Code != CodeOK {
+		t.Fatalf("its sender's next tx: %d %q", res.Code, res.Log)
+	}
+	if got := c.propose(forkGenesisTime+9, overCap, next); len(got) != 2 {
+		t.Fatalf("a proposal before the Osaka time takes %d txs, want both", len(got))
+	}
+	if got := c.propose(forkGenesisTime+10, overCap, next); len(got) != 0 {
+		t.Fatalf("a proposal at the Osaka time takes %d txs, want none", len(got))
+	}
+	c.block(forkGenesisTime + 10)
+	if c.pool.Get(txpool.KeyOf(overCap)) != nil {
+		t.Fatal("the first Osaka block left the over-cap tx in the pool")
+	}
+}
+
+// signedFrom is a 21,000-gas transfer from key with nonce.
+func signedFrom(t *testing.T, key *ecdsa.PrivateKey, nonce uint64) []byte {
+	t.Helper()
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(big.NewInt(9000)), &types.DynamicFeeTx{
+		ChainID: big.NewInt(9000), Nonce: nonce, GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(10e9), Gas: 21000, To: &common.Address{1},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := tx.MarshalBinary()
+	return raw
 }
