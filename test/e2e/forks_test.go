@@ -19,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/emberchain/ember/node/homes"
@@ -265,8 +266,20 @@ func TestOsakaMatchesGeth(t *testing.T) {
 	s.send(nil, 300_000, clzInit)
 	s.send(nil, 300_000, p256Init)
 	phase() // Prague
+	pragueHead, err := n.Eth.BlockNumber(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkForkRPC(t, n, clz, word, osakaAt, false)
 	mustCall(t, n, nil, "evm_setNextBlockTimestamp", hexutil.Uint64(osakaAt))
 	phase() // Osaka
+	checkForkRPC(t, n, clz, word, osakaAt, true)
+	// A call at a Prague height still runs Prague.
+	var out hexutil.Bytes
+	err = n.RPC.Call(&out, "eth_call", map[string]any{"to": clz, "data": hexutil.Bytes(word)}, hexutil.Uint64(pragueHead))
+	if want := "invalid opcode: " + vm.CLZ.String(); err == nil || err.Error() != want {
+		t.Fatalf("eth_call CLZ at Prague block %d after the switch: %v, want %q", pragueHead, err, want)
+	}
 
 	emberReceipts := make([]*types.Receipt, len(s.sent))
 	times := make([]uint64, len(s.sent))
@@ -301,6 +314,33 @@ func TestOsakaMatchesGeth(t *testing.T) {
 		if g := gethState[addr]; e != g {
 			t.Errorf("account %s: Ember %+v, geth %+v", addr, e, g)
 		}
+	}
+}
+
+// checkForkRPC checks eth_config and eth_estimateGas before (osaka false)
+// or after the Osaka time of a chain whose genesis schedules it: Prague
+// current and Osaka next at osakaAt, then Osaka current from osakaAt; a
+// CLZ call cannot be estimated before and is after.
+func checkForkRPC(t *testing.T, n *Node, clz common.Address, word []byte, osakaAt uint64, osaka bool) {
+	t.Helper()
+	var cfg configJSON
+	mustCall(t, n, &cfg, "eth_config")
+	if !osaka {
+		if cfg.Current == nil || cfg.Current.ActivationTime != 0 || len(cfg.Current.Precompiles) != 17 ||
+			cfg.Next == nil || cfg.Next.ActivationTime != osakaAt || cfg.Next.Precompiles["P256VERIFY"] != p256Address ||
+			cfg.Last == nil || cfg.Last.ActivationTime != osakaAt {
+			t.Fatalf("eth_config before Osaka: %+v %+v %+v", cfg.Current, cfg.Next, cfg.Last)
+		}
+	} else if cfg.Current == nil || cfg.Current.ActivationTime != osakaAt || len(cfg.Current.Precompiles) != 18 || cfg.Next != nil || cfg.Last != nil {
+		t.Fatalf("eth_config after Osaka: %+v %+v %+v", cfg.Current, cfg.Next, cfg.Last)
+	}
+	var gas hexutil.Uint64
+	err := n.RPC.Call(&gas, "eth_estimateGas", map[string]any{"to": clz, "data": hexutil.Bytes(word)}, "latest")
+	if osaka && (err != nil || gas < 21_000) {
+		t.Fatalf("eth_estimateGas of CLZ under Osaka: %d, %v", gas, err)
+	}
+	if want := "invalid opcode: " + vm.CLZ.String(); !osaka && (err == nil || err.Error() != want) {
+		t.Fatalf("eth_estimateGas of CLZ under Prague: %v, want %q", err, want)
 	}
 }
 
