@@ -15,11 +15,13 @@ import (
 	"github.com/emberchain/ember/evm"
 )
 
-// forkConfig is one fork's entry of eth_config (EIP-7910). BlobSchedule
-// is always null: blob transactions are refused at CheckTx, so there is no
-// blob fee market (eth_blobBaseFee errors for the same reason); go-ethereum's
-// blob parameters stay in the chain config only because its fork checks
-// require them.
+// forkConfig is one fork's entry of eth_config (EIP-7910). BlobSchedule is
+// the blob config the EVM runs (go-ethereum's, which BLOBBASEFEE and the
+// header's blob fields are computed with): EIP-7910 and the execution-apis
+// schema require it. It describes the EVM's parameters, not a market: blob
+// transactions are refused at CheckTx, so no block carries blobs, the blob
+// base fee stays at its 1-wei minimum, and eth_blobBaseFee errors rather
+// than invite wallets to build blob transactions.
 type forkConfig struct {
 	ActivationTime  uint64                    `json:"activationTime"`
 	BlobSchedule    *params.BlobConfig        `json:"blobSchedule"`
@@ -86,6 +88,7 @@ func (api *API) forkConfig(cfg *params.ChainConfig, genesis *types.Header, at *u
 	id := forkid.NewID(cfg, types.NewBlockWithHeader(genesis), ^uint64(0), t).Hash
 	return &forkConfig{
 		ActivationTime:  activation,
+		BlobSchedule:    cfg.BlobConfig(cfg.LatestFork(t)),
 		ChainID:         (*hexutil.Big)(cfg.ChainID),
 		ForkID:          id[:],
 		Precompiles:     precompiles,

@@ -21,6 +21,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/emberchain/ember/node/homes"
 )
@@ -112,8 +113,8 @@ type configJSON struct {
 }
 
 // TestOsakaFromGenesis: a new dev chain runs Osaka from block 0. eth_config
-// says so (current from genesis with P256VERIFY, nothing next, no blob
-// schedule); CLZ runs in a transaction and in a call; P256VERIFY answers 1
+// says so (current from genesis with P256VERIFY, nothing next, the EVM's
+// blob config); CLZ runs in a transaction and in a call; P256VERIFY answers 1
 // for a valid signature and nothing for a bad one; a transaction above
 // EIP-7825's 2^24 gas is refused with go-ethereum's error.
 func TestOsakaFromGenesis(t *testing.T) {
@@ -127,8 +128,10 @@ func TestOsakaFromGenesis(t *testing.T) {
 	if got := cfg.Current.Precompiles["P256VERIFY"]; got != p256Address || len(cfg.Current.Precompiles) != 18 {
 		t.Fatalf("precompiles %v: want 18 (Prague's 17 and P256VERIFY at 0x100)", cfg.Current.Precompiles)
 	}
-	if string(cfg.Current.BlobSchedule) != "null" {
-		t.Fatalf("blobSchedule %s, want null (no blob fee market)", cfg.Current.BlobSchedule)
+	// Osaka runs Prague's blob config (go-ethereum's); no blob tx is ever
+	// admitted, so it only sets BLOBBASEFEE's 1-wei minimum.
+	if want, _ := json.Marshal(params.DefaultPragueBlobConfig); string(cfg.Current.BlobSchedule) != string(want) {
+		t.Fatalf("blobSchedule %s, want %s", cfg.Current.BlobSchedule, want)
 	}
 
 	key := devKeys[3]
