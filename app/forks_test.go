@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"math/big"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/emberchain/ember/evm"
 	"github.com/emberchain/ember/module"
 	"github.com/emberchain/ember/native"
+	"github.com/emberchain/ember/snapshot"
 	"github.com/emberchain/ember/store"
 	"github.com/emberchain/ember/txpool"
 	"github.com/emberchain/ember/upgrade"
@@ -380,4 +382,55 @@ func signedFrom(t *testing.T, key *ecdsa.PrivateKey, nonce uint64) []byte {
 	}
 	raw, _ := tx.MarshalBinary()
 	return raw
+}
+
+// TestStateSyncReadsForkSchedule: a node state-synced to a height after
+// an "osaka" plan's block reads the schedule from the restored state: its
+// config has Osaka at that block's time, though its genesis is Prague.
+func TestStateSyncReadsForkSchedule(t *testing.T) {
+	bg := context.Background()
+	src := newForkChain(t, t.TempDir(), 2, evm.PragueChainConfig(big.NewInt(9000)))
+	src.block(forkGenesisTime + 1)
+	h2, _ := src.block(forkGenesisTime + 1)
+	src.block(forkGenesisTime + 2)
+	m, err := snapshot.Open(filepath.Join(t.TempDir(), "snapshots"), 2, src.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Create(bg, src.store, 3); err != nil {
+		t.Fatal(err)
+	}
+	src.SetSnapshots(m)
+	list, err := src.ListSnapshots(bg, &abci.RequestListSnapshots{})
+	if err != nil || len(list.Snapshots) != 1 {
+		t.Fatalf("ListSnapshots %+v %v", list, err)
+	}
+	snap := list.Snapshots[0]
+
+	st, err := store.Open(t.TempDir(), src.config, store.Options{CacheMB: 8, TrieCacheMB: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	dst := New(st, txpool.New(txpool.Config{}), src.genesis, src.log)
+	offer, err := dst.OfferSnapshot(bg, &abci.RequestOfferSnapshot{Snapshot: snap, AppHash: src.store.Head().Root.Bytes()})
+	if err != nil || offer.Result != abci.ResponseOfferSnapshot_ACCEPT {
+		t.Fatalf("offer: %v %v", offer, err)
+	}
+	for i := uint32(0); i < snap.Chunks; i++ {
+		chunk, err := src.LoadSnapshotChunk(bg, &abci.RequestLoadSnapshotChunk{Height: 3, Format: snap.Format, Chunk: i})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := dst.ApplySnapshotChunk(bg, &abci.RequestApplySnapshotChunk{Index: i, Chunk: chunk.Chunk, Sender: "peer"})
+		if err != nil || res.Result != abci.ResponseApplySnapshotChunk_ACCEPT {
+			t.Fatalf("chunk %d: %+v %v", i, res, err)
+		}
+	}
+	if h2.Time != forkGenesisTime+2 {
+		t.Fatalf("activation block time %d, want %d", h2.Time, forkGenesisTime+2)
+	}
+	if got := st.Config().OsakaTime; got == nil || *got != h2.Time {
+		t.Fatalf("restored node's OsakaTime %v, want %d", got, h2.Time)
+	}
 }
