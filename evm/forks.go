@@ -171,3 +171,19 @@ func SameSchedule(a, b *params.ChainConfig) bool {
 	}
 	return true
 }
+
+// CheckSchedule refuses a genesis config that schedules a fork after the
+// last one this binary runs (Osaka): go-ethereum carries the rules of
+// forks still in development (Amsterdam, Bogota, UBT), and a chain must
+// not start on them by a line in its genesis.
+func CheckSchedule(cfg *params.ChainConfig) error {
+	for _, f := range []struct {
+		name string
+		time *uint64
+	}{{"amsterdam", cfg.AmsterdamTime}, {"bogota", cfg.BogotaTime}, {"ubt", cfg.UBTTime}} {
+		if f.time != nil {
+			return fmt.Errorf("schedules the %s fork, which this binary does not run (the last is %s)", f.name, forks[len(forks)-1].name)
+		}
+	}
+	return nil
+}

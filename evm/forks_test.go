@@ -117,3 +117,17 @@ func TestNewChainRunsOsaka(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestCheckSchedule: a genesis may schedule Osaka, not a fork this binary
+// does not run.
+func TestCheckSchedule(t *testing.T) {
+	cfg := evm.ChainConfig(big.NewInt(9000))
+	if err := evm.CheckSchedule(cfg); err != nil {
+		t.Fatal(err)
+	}
+	at := uint64(5)
+	cfg.AmsterdamTime = &at
+	if err := evm.CheckSchedule(cfg); err == nil || err.Error() != "schedules the amsterdam fork, which this binary does not run (the last is osaka)" {
+		t.Fatalf("Amsterdam scheduled: %v", err)
+	}
+}
