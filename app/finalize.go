@@ -182,6 +182,7 @@ func (a *App) Commit(context.Context, *abci.RequestCommit) (*abci.ResponseCommit
 	// new head under the old rules.
 	if p.config != a.store.Config() {
 		a.store.SetConfig(p.config)
+		a.log.Info("EVM fork schedule changed", "height", p.block.Number(), "time", p.block.Time(), "fork", p.config.LatestFork(p.block.Time()).String())
 	}
 	if err := a.store.WriteBlockInfo(p.block.NumberU64(), p.info); err != nil {
 		return nil, err

@@ -39,13 +39,13 @@ func activateOsaka(st module.State, c *upgrade.Context) error {
 //     parent's (EVM times come from CometBFT's in seconds and may repeat),
 //     and env follows it, so the parent's time is still before the fork;
 //   - the activation time recorded is that header time (a migration may
-//     name a later time: it stays, a fork scheduled ahead).
+//     name a later time: it stays, a fork scheduled ahead, and the block's
+//     time is left alone).
 //
 // Every height then has one rule set, the header time's in the schedule:
 // the node, a replay for a tracer and go-ethereum all agree.
 func (a *App) blockConfig(header *types.Header, env *module.Env, statedb *state.StateDB, prior []evm.Activation) (*params.ChainConfig, error) {
-	fresh := newActivations(prior, evm.Activations(statedb))
-	if len(fresh) > 0 {
+	if due := dueNow(newActivations(prior, evm.Activations(statedb)), header.Time); len(due) > 0 {
 		parent := a.store.HeaderByHash(header.ParentHash)
 		if parent == nil {
 			return nil, fmt.Errorf("block %d: parent %x not found for the fork activation", header.Number, header.ParentHash)
@@ -54,17 +54,28 @@ func (a *App) blockConfig(header *types.Header, env *module.Env, statedb *state.
 			header.Time = parent.Time + 1
 			env.Time = time.Unix(int64(header.Time), 0).UTC()
 		}
-		for _, f := range fresh {
-			if f.Time >= header.Time {
+		for _, f := range due {
+			if f.Time == header.Time {
 				continue
 			}
 			if err := evm.MoveActivation(statedb, f.Fork, header.Time); err != nil {
 				return nil, err
 			}
-			a.log.Info("EVM fork activated", "fork", f.Fork, "height", header.Number, "time", header.Time)
 		}
 	}
 	return a.schedule(evm.ScheduleAt(a.config, statedb)), nil
+}
+
+// dueNow are the activations of fresh that take effect by time t (a
+// migration may also record one ahead, which waits for its time).
+func dueNow(fresh []evm.Activation, t uint64) []evm.Activation {
+	var due []evm.Activation
+	for _, f := range fresh {
+		if f.Time <= t {
+			due = append(due, f)
+		}
+	}
+	return due
 }
 
 // newActivations are the activations of now that prior lacks.
