@@ -302,6 +302,17 @@ func TestOsakaMatchesGeth(t *testing.T) {
 			emberReceipts[2].Status, emberReceipts[8].Status, emberReceipts[6].Status, emberReceipts[12].Status)
 	}
 
+	// A trace replays each block under its own fork, after the switch too.
+	for i, want := range map[int]string{2: "invalid opcode: " + vm.CLZ.String(), 8: ""} {
+		var tr struct {
+			Error string `json:"error"`
+		}
+		mustCall(t, n, &tr, "debug_traceTransaction", s.sent[i].Hash(), map[string]any{"tracer": "callTracer"})
+		if tr.Error != want {
+			t.Errorf("trace of tx %d: error %q, want %q", i, tr.Error, want)
+		}
+	}
+
 	gethReceipts, gethState := runOnGeth(t, n, home, osakaAt, s.sent, times)
 	for i := range s.sent {
 		e, g := emberReceipts[i], gethReceipts[i]
@@ -323,7 +334,8 @@ func TestOsakaMatchesGeth(t *testing.T) {
 // checkForkRPC checks eth_config and eth_estimateGas before (osaka false)
 // or after the Osaka time of a chain whose genesis schedules it: Prague
 // current and Osaka next at osakaAt, then Osaka current from osakaAt; a
-// CLZ call cannot be estimated before and is after.
+// CLZ call cannot be estimated before and is after; before, a simulated
+// block at the Osaka time runs CLZ.
 func checkForkRPC(t *testing.T, n *Node, clz common.Address, word []byte, osakaAt uint64, osaka bool) {
 	t.Helper()
 	var cfg configJSON
@@ -344,6 +356,25 @@ func checkForkRPC(t *testing.T, n *Node, clz common.Address, word []byte, osakaA
 	}
 	if want := "invalid opcode: " + vm.CLZ.String(); !osaka && (err == nil || err.Error() != want) {
 		t.Fatalf("eth_estimateGas of CLZ under Prague: %v, want %q", err, want)
+	}
+	if osaka {
+		return
+	}
+	// eth_simulateV1 runs each simulated block by its own time: the next
+	// one (Prague) fails CLZ, one at the Osaka time runs it.
+	call := []any{map[string]any{"to": clz, "data": hexutil.Bytes(word)}}
+	var sim []struct {
+		Calls []struct {
+			Status     hexutil.Uint64 `json:"status"`
+			ReturnData hexutil.Bytes  `json:"returnData"`
+		} `json:"calls"`
+	}
+	mustCall(t, n, &sim, "eth_simulateV1", map[string]any{"blockStateCalls": []any{
+		map[string]any{"calls": call},
+		map[string]any{"blockOverrides": map[string]any{"time": hexutil.Uint64(osakaAt)}, "calls": call},
+	}}, "latest")
+	if len(sim) != 2 || sim[0].Calls[0].Status != 0 || sim[1].Calls[0].Status != 1 || new(big.Int).SetBytes(sim[1].Calls[0].ReturnData).Int64() != 55 {
+		t.Fatalf("eth_simulateV1 before and at the Osaka time: %+v", sim)
 	}
 }
 
