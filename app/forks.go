@@ -45,33 +45,48 @@ func activateOsaka(st module.State, c *upgrade.Context) error {
 // Every height then has one rule set, the header time's in the schedule:
 // the node, a replay for a tracer and go-ethereum all agree.
 func (a *App) blockConfig(header *types.Header, env *module.Env, statedb *state.StateDB, prior []evm.Activation) (*params.ChainConfig, error) {
-	if due := dueNow(newActivations(prior, evm.Activations(statedb)), header.Time); len(due) > 0 {
-		parent := a.store.HeaderByHash(header.ParentHash)
-		if parent == nil {
-			return nil, fmt.Errorf("block %d: parent %x not found for the fork activation", header.Number, header.ParentHash)
-		}
-		if header.Time <= parent.Time {
-			header.Time = parent.Time + 1
-			env.Time = time.Unix(int64(header.Time), 0).UTC()
-		}
-		for _, f := range due {
-			if f.Time == header.Time {
-				continue
-			}
-			if err := evm.MoveActivation(statedb, f.Fork, header.Time); err != nil {
-				return nil, err
-			}
+	if fresh := newActivations(prior, evm.Activations(statedb)); len(fresh) > 0 {
+		if err := a.activateNow(header, env, statedb, fresh); err != nil {
+			return nil, err
 		}
 	}
 	return a.schedule(evm.ScheduleAt(a.config, statedb)), nil
 }
 
-// dueNow are the activations of fresh that take effect by time t (a
-// migration may also record one ahead, which waits for its time).
-func dueNow(fresh []evm.Activation, t uint64) []evm.Activation {
+// activateNow applies blockConfig's rule to the activations fresh the
+// block's pre-block work recorded.
+func (a *App) activateNow(header *types.Header, env *module.Env, statedb *state.StateDB, fresh []evm.Activation) error {
+	parent := a.store.HeaderByHash(header.ParentHash)
+	if parent == nil {
+		return fmt.Errorf("block %d: parent %x not found for the fork activation", header.Number, header.ParentHash)
+	}
+	due := a.dueNow(fresh, header.Time, parent.Time)
+	if len(due) == 0 {
+		return nil
+	}
+	if header.Time <= parent.Time {
+		header.Time = parent.Time + 1
+		env.Time = time.Unix(int64(header.Time), 0).UTC()
+	}
+	for _, f := range due {
+		if f.Time == header.Time {
+			continue
+		}
+		if err := evm.MoveActivation(statedb, f.Fork, header.Time); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dueNow are the activations of fresh that take effect by time t, the
+// block's: not one recorded ahead (it waits for its time), nor one the
+// genesis schedule already ran by parentTime (the earlier time wins, see
+// evm.ScheduleAt: nothing changes).
+func (a *App) dueNow(fresh []evm.Activation, t, parentTime uint64) []evm.Activation {
 	var due []evm.Activation
 	for _, f := range fresh {
-		if f.Time <= t {
+		if f.Time <= t && !evm.ActiveBy(a.config, f.Fork, parentTime) {
 			due = append(due, f)
 		}
 	}

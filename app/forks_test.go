@@ -434,3 +434,22 @@ func TestStateSyncReadsForkSchedule(t *testing.T) {
 		t.Fatalf("restored node's OsakaTime %v, want %d", got, h2.Time)
 	}
 }
+
+// TestOsakaUpgradeOnOsakaChain: the "osaka" plan on a chain that runs Osaka
+// from genesis records its block's time and changes nothing else: the
+// block keeps its parent's (repeated) time and the schedule its config.
+func TestOsakaUpgradeOnOsakaChain(t *testing.T) {
+	c := newForkChain(t, t.TempDir(), 2, evm.ChainConfig(big.NewInt(9000)))
+	base := c.store.Config()
+	h1, _ := c.block(forkGenesisTime + 1)
+	h2, _ := c.block(forkGenesisTime + 1)
+	if h2.Time != h1.Time {
+		t.Fatalf("plan block time %d, want its parent's %d", h2.Time, h1.Time)
+	}
+	if got := evm.Activations(c.checkState); len(got) != 1 || got[0] != (evm.Activation{Fork: "osaka", Time: h2.Time}) {
+		t.Fatalf("recorded %v", got)
+	}
+	if c.store.Config() != base {
+		t.Fatal("the config changed")
+	}
+}

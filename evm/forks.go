@@ -77,6 +77,17 @@ func recorded(st module.Reader, i int) (uint64, bool) {
 	return new(big.Int).Sub(v, recordedBit).Uint64(), true
 }
 
+// ActiveBy tells whether cfg runs fork by time t without any activation
+// recorded (its genesis schedule): an activation of it then changes nothing.
+func ActiveBy(cfg *params.ChainConfig, fork string, t uint64) bool {
+	i, err := forkIndex(fork)
+	if err != nil {
+		return false
+	}
+	at := *forks[i].time(cfg)
+	return at != nil && *at <= t
+}
+
 // Activations are the forks the state records, in fork order.
 func Activations(st module.Reader) []Activation {
 	var out []Activation
