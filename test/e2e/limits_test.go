@@ -88,13 +88,14 @@ func TestJSONRPCBounds(t *testing.T) {
 		if _, msg := rpcErr(err); msg != "gas required exceeds allowance (16777216)" {
 			t.Fatalf("endless estimate: %v", err)
 		}
-		// A trace has no evm-timeout, only its own limit (10 s asked here):
-		// the HTTP deadline ends it. The call's gas is the gas cap, 2e10:
-		// tens of seconds of the loop.
+		// A trace has no evm-timeout, only its own limit (60 s asked here):
+		// the HTTP deadline ends the request. 4e9 gas is seconds of the loop,
+		// which go-ethereum's tracer runs to the end (it stops the EVM on
+		// its own deadline, not on the request's), so no more is asked.
 		deploy := n.send(t, key.Private, txOpts{Gas: 100_000, Data: common.FromHex("0x600380600b6000396000f3" + loopCode[2:])})
 		loop := n.WaitReceipt(t, deploy.Hash()).ContractAddress
 		var trace json.RawMessage
-		err = n.RPC.Call(&trace, "debug_traceCall", map[string]any{"to": loop}, "latest", map[string]any{"tracer": "callTracer", "timeout": "10s"})
+		err = n.RPC.Call(&trace, "debug_traceCall", map[string]any{"to": loop, "gas": "0xee6b2800"}, "latest", map[string]any{"tracer": "callTracer", "timeout": "60s"})
 		if c, msg := rpcErr(err); c != -32002 || msg != "request timed out" {
 			t.Fatalf("endless trace: %v", err)
 		}
