@@ -45,12 +45,18 @@ func activateOsaka(st module.State, c *upgrade.Context) error {
 // Every height then has one rule set, the header time's in the schedule:
 // the node, a replay for a tracer and go-ethereum all agree.
 func (a *App) blockConfig(header *types.Header, env *module.Env, statedb *state.StateDB, prior []evm.Activation) (*params.ChainConfig, error) {
-	if fresh := newActivations(prior, evm.Activations(statedb)); len(fresh) > 0 {
-		if err := a.activateNow(header, env, statedb, fresh); err != nil {
-			return nil, err
-		}
+	fresh := newActivations(prior, evm.Activations(statedb))
+	if len(fresh) == 0 {
+		return a.schedule(evm.ScheduleAt(a.config, statedb)), nil
 	}
-	return a.schedule(evm.ScheduleAt(a.config, statedb)), nil
+	if err := a.activateNow(header, env, statedb, fresh); err != nil {
+		return nil, err
+	}
+	cfg := evm.ScheduleAt(a.config, statedb)
+	if err := cfg.CheckConfigForkOrder(); err != nil { // e.g. a fork activated before the one it follows
+		return nil, fmt.Errorf("block %d: fork schedule after the activation of %v: %w", header.Number, fresh, err)
+	}
+	return a.schedule(cfg), nil
 }
 
 // activateNow applies blockConfig's rule to the activations fresh the

@@ -103,8 +103,9 @@ func Activations(st module.Reader) []Activation {
 // whose header time is at least time runs it (ScheduleAt). An upgrade's
 // migration calls it with its block's time, which the app makes strictly
 // above the parent's (see app.blockConfig), so no earlier block falls under
-// the new rules. A fork is recorded once; every fork before it in Forks must
-// be recorded first, so the schedule stays in go-ethereum's order.
+// the new rules. A fork is recorded once. Whether the forks before it run
+// by then depends on the genesis schedule too: the app checks the order of
+// the resulting schedule (go-ethereum's CheckConfigForkOrder).
 func ActivateFork(st module.State, fork string, time uint64) error {
 	i, err := forkIndex(fork)
 	if err != nil {
@@ -112,11 +113,6 @@ func ActivateFork(st module.State, fork string, time uint64) error {
 	}
 	if t, ok := recorded(st, i); ok {
 		return fmt.Errorf("EVM fork %q already activated at time %d", fork, t)
-	}
-	for j := 0; j < i; j++ {
-		if _, ok := recorded(st, j); !ok {
-			return fmt.Errorf("EVM fork %q cannot activate before %q", fork, forks[j].name)
-		}
 	}
 	setActivation(st, i, time)
 	return nil
