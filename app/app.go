@@ -129,7 +129,23 @@ func New(st *store.Store, pool *txpool.Pool, gs *AppState, log *slog.Logger) *Ap
 	if gs.Dev {
 		a.dev = newDevChain(a)
 	}
+	a.loadConfig()
 	return a
+}
+
+// loadConfig reads the fork schedule back from the head state of a store
+// that has one (a restart), so the RPC serves it before any block runs.
+func (a *App) loadConfig() {
+	head := a.store.Head()
+	if head == nil {
+		return
+	}
+	st, err := a.store.StateAt(head.Root)
+	if err != nil {
+		a.log.Error("fork schedule: open head state", "block", head.Number, "err", err)
+		return
+	}
+	a.syncConfig(st)
 }
 
 // OnCommit registers fn to be called, on the ABCI goroutine, after each block
@@ -202,6 +218,7 @@ func (a *App) resetCheckState() error {
 		return fmt.Errorf("open state at block %d: %w", head.Number, err)
 	}
 	a.checkState = st
+	a.syncConfig(st) // forks.go
 	return nil
 }
 

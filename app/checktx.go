@@ -204,12 +204,12 @@ func (a *App) decode(raw []byte, key pool.Key, decoded *types.Transaction) (*poo
 	}
 	head := a.store.Head()
 	opts := &txpool.ValidationOptions{
-		Config:  a.config,
+		Config:  a.store.Config(),
 		Accept:  acceptedTypes,
 		MaxSize: MaxTxSize,
 		MinTip:  a.MinTip(),
 	}
-	signer := types.LatestSigner(a.config)
+	signer := types.LatestSigner(a.store.Config())
 	if err := txpool.ValidateTransaction(tx, head, signer, opts); err != nil {
 		return nil, codeOf(err), err
 	}
@@ -233,7 +233,7 @@ func (a *App) validate(ptx *pool.Tx) (uint32, error) {
 		ExistingExpenditure: a.pool.Spent,
 		ExistingCost:        a.pool.PendingCost,
 	}
-	if err := txpool.ValidateTransactionWithState(tx, types.LatestSigner(a.config), opts); err != nil {
+	if err := txpool.ValidateTransactionWithState(tx, types.LatestSigner(a.store.Config()), opts); err != nil {
 		return codeOf(err), err
 	}
 	return CodeOK, nil

@@ -236,8 +236,9 @@ func (d *devChain) check(raw []byte) *abci.ResponseCheckTx {
 // gap would keep it from ever executing.
 func (a *App) checkSend(s *devchain.Send) (uint32, error) {
 	tx := s.Transaction()
-	opts := &txpool.ValidationOptions{Config: a.config, Accept: acceptedTypes, MaxSize: MaxTxSize, MinTip: a.MinTip()}
-	if err := txpool.ValidateTransaction(tx, a.store.Head(), types.LatestSigner(a.config), opts); err != nil {
+	cfg := a.store.Config()
+	opts := &txpool.ValidationOptions{Config: cfg, Accept: acceptedTypes, MaxSize: MaxTxSize, MinTip: a.MinTip()}
+	if err := txpool.ValidateTransaction(tx, a.store.Head(), types.LatestSigner(cfg), opts); err != nil {
 		return codeOf(err), err
 	}
 	a.checkMu.Lock()

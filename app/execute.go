@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/tracing"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/core/vm"
+	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/emberchain/ember/devchain"
 	"github.com/emberchain/ember/evm"
@@ -56,6 +57,7 @@ func (a *App) decodeBlockTx(raw []byte, fromPool bool) blockTx {
 type blockRun struct {
 	x   *evm.Executor
 	nat *nativeBlock
+	cfg *params.ChainConfig // the block's fork schedule (blockConfig)
 }
 
 // startBlock begins the block of header on statedb (its parent's state):
@@ -65,12 +67,17 @@ type blockRun struct {
 // pays back matured unbonding entries).
 func (a *App) startBlock(ctx context.Context, header *types.Header, info *module.BlockInfo, statedb *state.StateDB, hooks *tracing.Hooks) (*blockRun, error) {
 	nat := a.newNativeBlock(header, info)
+	prior := evm.Activations(statedb)
 	if err := a.modules.PreBlock(statedb, nat.block()); err != nil {
 		return nil, err
 	}
-	x := evm.NewExecutor(ctx, a.blockConfig(header, statedb), header, a.store, statedb, hooks)
+	cfg, err := a.blockConfig(header, nat.env, statedb, prior) // forks.go
+	if err != nil {
+		return nil, err
+	}
+	x := evm.NewExecutor(ctx, cfg, header, a.store, statedb, hooks)
 	nat.x = x
-	r := &blockRun{x: x, nat: nat}
+	r := &blockRun{x: x, nat: nat, cfg: cfg}
 	if err := r.nat.begin(); err != nil {
 		x.Finish()
 		return nil, err

@@ -102,9 +102,10 @@ func Export(ctx context.Context, st *store.Store, doc *cmttypes.GenesisDoc, opts
 	if err != nil {
 		return nil, fmt.Errorf("open the state of block %d: %w", header.Number, err)
 	}
-	// The config the block ran, with the fork times its state records (the
-	// one rule, blockConfig), so that readers of the genesis see them too.
-	base := (&App{config: gs.EVM.Config}).blockConfig(header, sdb)
+	// The genesis config with the fork times the state of the block records
+	// (evm.ScheduleAt, the rule every block runs by), so that readers of the
+	// exported genesis see them too.
+	base := evm.ScheduleAt(gs.EVM.Config, sdb)
 	chainID, config, err := exportChainID(doc.ChainID, opts.ChainID, base)
 	if err != nil {
 		return nil, err

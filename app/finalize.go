@@ -8,6 +8,7 @@ import (
 	abci "github.com/cometbft/cometbft/abci/types"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/trie"
 
 	"github.com/emberchain/ember/accounts"
@@ -29,6 +30,7 @@ type finalized struct {
 	calls     [][]callframe.Frame // internal transactions, when captured
 	native    []store.NativeTx    // native transactions and their results
 	info      []byte              // the block's encoded module.BlockInfo (blockinfo.go)
+	config    *params.ChainConfig // the schedule the block ran (forks.go)
 }
 
 // FinalizeBlock executes a decided block: it builds the EVM header on the
@@ -83,7 +85,7 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 	}
 	// Number new accounts and record first public keys before the state is
 	// committed, so the AppHash covers them.
-	if err := tracker.Apply(statedb, evm.Signer(a.config, header.Number, header.Time), a.dev.withKeys(res.Txs)); err != nil {
+	if err := tracker.Apply(statedb, evm.Signer(run.cfg, header.Number, header.Time), a.dev.withKeys(res.Txs)); err != nil {
 		return nil, fmt.Errorf("finalize block %d: native accounts: %w", req.Height, err)
 	}
 	updates, err := run.nat.end(statedb)
@@ -92,7 +94,7 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 	}
 	changed := balances.Changed(statedb)
 
-	root, err := statedb.Commit(evm.Rules(a.config, header.Number, header.Time), header.Number.Uint64())
+	root, err := statedb.Commit(evm.Rules(run.cfg, header.Number, header.Time), header.Number.Uint64())
 	if err != nil {
 		return nil, fmt.Errorf("finalize block %d: commit state: %w", req.Height, err)
 	}
@@ -107,7 +109,7 @@ func (a *App) FinalizeBlock(ctx context.Context, req *abci.RequestFinalizeBlock)
 	fillReceipts(block, res.Receipts)
 
 	a.mu.Lock()
-	a.pending = &finalized{block: block, receipts: res.Receipts, senders: res.Senders, balances: changed, cometHash: req.Hash, rawTxs: req.Txs, native: natives, info: infoEnc}
+	a.pending = &finalized{block: block, receipts: res.Receipts, senders: res.Senders, balances: changed, cometHash: req.Hash, rawTxs: req.Txs, native: natives, info: infoEnc, config: run.cfg}
 	if rec != nil {
 		a.pending.calls = rec.Frames()
 	}
@@ -181,6 +183,14 @@ func (a *App) Commit(context.Context, *abci.RequestCommit) (*abci.ResponseCommit
 		return nil, fmt.Errorf("commit without a finalized block")
 	}
 	parentRoot := a.store.Head().Root
+	wasOsaka := a.headIsOsaka() // forks.go
+	// A block that activates a fork swaps the config before it becomes the
+	// head: a reader of the old head then sees the fork as next, never the
+	// new head under the old rules.
+	if p.config != a.store.Config() {
+		a.store.SetConfig(p.config)
+		a.log.Info("EVM fork schedule changed", "height", p.block.Number(), "time", p.block.Time(), "fork", p.config.LatestFork(p.block.Time()).String())
+	}
 	if err := a.store.WriteBlockInfo(p.block.NumberU64(), p.info); err != nil {
 		return nil, err
 	}
@@ -190,6 +200,9 @@ func (a *App) Commit(context.Context, *abci.RequestCommit) (*abci.ResponseCommit
 	a.checkMu.Lock()
 	err := a.resetCheckState()
 	if err == nil {
+		if !wasOsaka && a.headIsOsaka() {
+			a.dropOverCap() // forks.go
+		}
 		a.resetPool(p.rawTxs)
 		a.localCommitted(p.block.Root() != parentRoot) // local.go
 	}

@@ -219,6 +219,9 @@ func ParseAppState(raw json.RawMessage, chainID string) (*AppState, error) {
 	if err := s.EVM.Config.CheckConfigForkOrder(); err != nil {
 		return nil, fmt.Errorf("app_state.evm.config: %w", err)
 	}
+	if err := evm.CheckSchedule(s.EVM.Config); err != nil {
+		return nil, fmt.Errorf("app_state.evm.config: %w", err)
+	}
 	if s.EVM.GasLimit == 0 {
 		return nil, fmt.Errorf("app_state.evm.gasLimit must be positive")
 	}

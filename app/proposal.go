@@ -6,6 +6,7 @@ import (
 	abci "github.com/cometbft/cometbft/abci/types"
 	cmttypes "github.com/cometbft/cometbft/types"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/params"
 
 	pool "github.com/emberchain/ember/txpool"
 )
@@ -45,9 +46,28 @@ func (a *App) PrepareProposal(ctx context.Context, req *abci.RequestPreparePropo
 		budget -= protoSize(raw)
 		out = append(out, raw)
 	}
+	evmCap, capped := a.evmBytesCap(req.Time) // EIP-7934 (blocksize.go)
+	evmSize := 0
+	var overCap map[common.Address]bool // senders with a tx over EIP-7825's cap: their later nonces would not run
 	for _, ptx := range ordered {
+		if overCap[ptx.Sender] {
+			continue
+		}
 		if budget -= protoSize(ptx.Raw); budget < 0 {
 			break
+		}
+		if tx := ptx.EVM(); capped && tx != nil {
+			if tx.Gas() > params.MaxTxGas { // admitted before Osaka; execution would reject it (EIP-7825)
+				budget += protoSize(ptx.Raw)
+				if overCap == nil {
+					overCap = map[common.Address]bool{}
+				}
+				overCap[ptx.Sender] = true
+				continue
+			}
+			if evmSize += len(ptx.Raw); evmSize > evmCap {
+				break
+			}
 		}
 		out = append(out, ptx.Raw)
 	}
@@ -80,11 +100,16 @@ func protoSize(raw []byte) int64 {
 
 // ProcessProposal accepts any proposal whose coinbase marker, if any, is a
 // well-formed first transaction on a chain that honours markers (see Fee
-// routing in miner.go): execution is deterministic and rejects any
+// routing in miner.go) and, under Osaka, whose EVM transactions fit
+// EIP-7934's block size cap (evmBytesCap): execution is deterministic and rejects any
 // transaction that cannot run (result code > 1, no receipt), so a block with
 // bad transactions costs its proposer the space, not the chain its safety.
 func (a *App) ProcessProposal(_ context.Context, req *abci.RequestProcessProposal) (*abci.ResponseProcessProposal, error) {
 	if !a.validMarkers(req.Txs) {
+		return &abci.ResponseProcessProposal{Status: abci.ResponseProcessProposal_REJECT}, nil
+	}
+	if evmCap, capped := a.evmBytesCap(req.Time); capped && evmBytes(req.Txs) > evmCap {
+		a.log.Info("proposal rejected: EVM transactions over the Osaka block size cap (EIP-7934)", "height", req.Height, "bytes", evmBytes(req.Txs), "cap", evmCap)
 		return &abci.ResponseProcessProposal{Status: abci.ResponseProcessProposal_REJECT}, nil
 	}
 	return &abci.ResponseProcessProposal{Status: abci.ResponseProcessProposal_ACCEPT}, nil

@@ -39,7 +39,7 @@ func TestCallStops(t *testing.T) {
 	st.Finalise(evm.Rules(cfg, header.Number, header.Time))
 	msg := &core.Message{To: &loop, Value: new(uint256.Int), GasLimit: 1 << 50,
 		GasPrice: new(uint256.Int), GasFeeCap: new(uint256.Int), GasTipCap: new(uint256.Int), BlobGasFeeCap: new(uint256.Int)}
-	msg = msg.SkipNonceCheck().SkipEOACheck()
+	msg = msg.SkipNonceCheck().SkipEOACheck().SkipGasLimitCapCheck() // an eth_call's, as go-ethereum's
 
 	after := func(d time.Duration) context.Context { return deadlineOnly{context.Background(), time.Now().Add(d)} }
 	canceled := func(d time.Duration) context.Context {

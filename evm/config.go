@@ -10,10 +10,23 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 )
 
-// ChainConfig returns the fork schedule Ember runs: every Ethereum fork up to
-// and including Prague is active from genesis, nothing after it. The chain is
-// post-merge from block 0 (difficulty 0, PREVRANDAO from the header's mixHash).
+// ChainConfig is the fork schedule a new chain runs: every Ethereum fork up
+// to and including Osaka is active from genesis. The chain is post-merge
+// from block 0 (difficulty 0, PREVRANDAO from the header's mixHash).
 func ChainConfig(chainID *big.Int) *params.ChainConfig {
+	cfg := PragueChainConfig(chainID)
+	zero := uint64(0)
+	cfg.OsakaTime = &zero
+	return cfg
+}
+
+// PragueChainConfig is the schedule chains made before Osaka run (their
+// genesis files hold it): every fork up to and including Prague from
+// genesis, nothing after it until an upgrade records one (ActivateFork).
+// go-ethereum requires the Cancun and Prague blob configs (Osaka runs
+// Prague's), though Ember has no blob fee market (blob transactions are
+// refused).
+func PragueChainConfig(chainID *big.Int) *params.ChainConfig {
 	zero := uint64(0)
 	return &params.ChainConfig{
 		ChainID:                 new(big.Int).Set(chainID),

@@ -11,7 +11,7 @@ import (
 // rather than by entries in the access list.
 //
 // Why: for every message, go-ethereum's Prepare puts each precompile it is
-// given (17 from Prague on) into a fresh access-list map, which grows twice
+// given (17 from Prague on, 18 from Osaka) into a fresh access-list map, which grows twice
 // on the way. For a light eth_call that cost more than the call itself.
 //
 // Gas is unchanged: an address is warm when the access list holds it or

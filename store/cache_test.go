@@ -107,7 +107,7 @@ func TestCachedStateAtIsPerRoot(t *testing.T) {
 		}
 		st.AddBalance(addr, uint256.NewInt(1), tracing.BalanceChangeUnspecified)
 		st.SetState(addr, slot, common.BigToHash(big.NewInt(int64(i))))
-		root, err := st.Commit(s.config.Rules(big.NewInt(int64(i)), true, parent.Time+1), uint64(i))
+		root, err := st.Commit(s.Config().Rules(big.NewInt(int64(i)), true, parent.Time+1), uint64(i))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -111,9 +111,9 @@ func (s *Store) Receipts(header *types.Header) types.Receipts {
 	}
 	var blobGasPrice *big.Int
 	if header.ExcessBlobGas != nil {
-		blobGasPrice = eip4844.CalcBlobFee(s.config, header)
+		blobGasPrice = eip4844.CalcBlobFee(s.Config(), header)
 	}
-	if err := receipts.DeriveFields(s.config, hash, number, header.Time, header.BaseFee, blobGasPrice, block.Transactions()); err != nil {
+	if err := receipts.DeriveFields(s.Config(), hash, number, header.Time, header.BaseFee, blobGasPrice, block.Transactions()); err != nil {
 		return nil
 	}
 	return receipts

@@ -36,7 +36,7 @@ func TestExportIntoGenesisRoot(t *testing.T) {
 	if err != nil || root != h.Root {
 		t.Fatalf("imported root %x (%v), exported %x", root, err, h.Root)
 	}
-	g := &core.Genesis{Config: src.config, GasLimit: 30_000_000, Difficulty: new(big.Int), BaseFee: big.NewInt(7), Timestamp: 99}
+	g := &core.Genesis{Config: src.Config(), GasLimit: 30_000_000, Difficulty: new(big.Int), BaseFee: big.NewInt(7), Timestamp: 99}
 	named := types.GenesisAlloc{{0xdd}: {Balance: big.NewInt(12)}}
 	block, err := dst.InitGenesisRoot(g, root, named)
 	if err != nil {
@@ -69,7 +69,7 @@ func TestExportIntoGenesisRoot(t *testing.T) {
 	if got := b.GetState(common.Address{0xdd}, common.Hash{}); got != common.BigToHash(big.NewInt(12)) {
 		t.Fatalf("counter slot %x, want 12", got)
 	}
-	if _, err := dst.InitGenesisRoot(&core.Genesis{Config: src.config, Alloc: named}, root, nil); err == nil {
+	if _, err := dst.InitGenesisRoot(&core.Genesis{Config: src.Config(), Alloc: named}, root, nil); err == nil {
 		t.Fatal("InitGenesisRoot took a genesis with an allocation")
 	}
 	if _, err := dst.InitGenesisRoot(g, common.Hash{1}, nil); err == nil || !strings.Contains(err.Error(), "not in the store") {

@@ -27,7 +27,7 @@ func openPruneStore(t *testing.T, dir string, prune PruneOptions) *Store {
 	}
 	s.StartPruning()
 	if s.Head() == nil {
-		g := &core.Genesis{Config: s.config, GasLimit: 30_000_000, Difficulty: new(big.Int), BaseFee: big.NewInt(1), Alloc: types.GenesisAlloc{}}
+		g := &core.Genesis{Config: s.Config(), GasLimit: 30_000_000, Difficulty: new(big.Int), BaseFee: big.NewInt(1), Alloc: types.GenesisAlloc{}}
 		if _, err := s.InitGenesis(g); err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +56,7 @@ func churn(t *testing.T, s *Store, n int) {
 		st.SetState(common.Address{0xcc}, common.Hash{byte(num % 5)}, common.Hash{byte(num % 3)})
 		st.SetBalance(common.Address{0xdd}, uint256.NewInt(num), tracing.BalanceChangeUnspecified)
 		st.SetState(common.Address{0xdd}, common.Hash{}, common.BigToHash(new(big.Int).SetUint64(num)))
-		root, err := st.Commit(s.config.Rules(new(big.Int).SetUint64(num), true, parent.Time+1), num)
+		root, err := st.Commit(s.Config().Rules(new(big.Int).SetUint64(num), true, parent.Time+1), num)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,7 +247,7 @@ func TestFlushStateWithoutCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.SetBalance(common.Address{0xee}, uint256.NewInt(7), tracing.BalanceChangeUnspecified)
-	root, err := st.Commit(s.config.Rules(new(big.Int).Add(head.Number, common.Big1), true, head.Time+1), head.Number.Uint64()+1)
+	root, err := st.Commit(s.Config().Rules(new(big.Int).Add(head.Number, common.Big1), true, head.Time+1), head.Number.Uint64()+1)
 	if err != nil {
 		t.Fatal(err)
 	}

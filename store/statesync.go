@@ -385,9 +385,9 @@ func (s *Store) decodeChainBlock(cb ChainBlock) (*types.Block, types.Receipts, e
 	}
 	var blobGasPrice *big.Int
 	if header.ExcessBlobGas != nil {
-		blobGasPrice = eip4844.CalcBlobFee(s.config, header)
+		blobGasPrice = eip4844.CalcBlobFee(s.Config(), header)
 	}
-	if err := receipts.DeriveFields(s.config, block.Hash(), block.NumberU64(), header.Time, header.BaseFee, blobGasPrice, block.Transactions()); err != nil {
+	if err := receipts.DeriveFields(s.Config(), block.Hash(), block.NumberU64(), header.Time, header.BaseFee, blobGasPrice, block.Transactions()); err != nil {
 		return nil, nil, fmt.Errorf("receipts of block %d: %w", header.Number, err)
 	}
 	if got := types.DeriveSha(receipts, trie.NewStackTrie(nil)); got != header.ReceiptHash {

@@ -55,8 +55,8 @@ type Store struct {
 	db     ethdb.Database
 	trie   *triedb.Database
 	state  state.Database
-	config *params.ChainConfig
-	noSync bool // Options.NoSync
+	config atomic.Pointer[params.ChainConfig] // the schedule the head state records (SetConfig)
+	noSync bool                               // Options.NoSync
 
 	head    atomic.Pointer[types.Header]           // last durable block
 	headers *lru.Cache[common.Hash, *types.Header] // recent headers by hash
@@ -111,7 +111,6 @@ func Open(dir string, config *params.ChainConfig, opts Options) (*Store, error) 
 	s := &Store{
 		kv:      kv,
 		db:      db,
-		config:  config,
 		noSync:  opts.NoSync,
 		headers: lru.NewCache[common.Hash, *types.Header](4096),
 		refs:    lru.NewCache[uint64, blockRef](1 << 16),
@@ -121,6 +120,7 @@ func Open(dir string, config *params.ChainConfig, opts Options) (*Store, error) 
 
 		compactAfter: compactThreshold,
 	}
+	s.config.Store(config)
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -154,8 +154,16 @@ func (s *Store) Close() error {
 	return errors.Join(s.trie.Close(), s.kv.Close())
 }
 
-// Config is the chain configuration the store was opened with.
-func (s *Store) Config() *params.ChainConfig { return s.config }
+// Config is the chain configuration of the head: the one the store was
+// opened with until the app sets the schedule the head state records.
+// Readers get one immutable config; a swap never changes one in their hands.
+func (s *Store) Config() *params.ChainConfig { return s.config.Load() }
+
+// SetConfig makes cfg the chain configuration every reader gets from now
+// on. The app calls it when a block it commits (or the state it starts or
+// is restored on) records a new fork schedule; cfg must not be changed
+// afterwards.
+func (s *Store) SetConfig(cfg *params.ChainConfig) { s.config.Store(cfg) }
 
 // Head is the last durable block's header, or nil before genesis.
 func (s *Store) Head() *types.Header { return s.head.Load() }

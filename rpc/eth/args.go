@@ -110,7 +110,10 @@ func (args *TransactionArgs) toMessage(baseFee *big.Int, gasCap uint64) (*core.M
 	if args.Nonce != nil {
 		msg.Nonce = uint64(*args.Nonce)
 	}
-	return msg.SkipNonceCheck().SkipEOACheck(), nil
+	// As go-ethereum's calls: a call's gas is bounded by the RPC gas cap,
+	// not by EIP-7825's per-transaction cap (the estimator caps its search
+	// at it under Osaka).
+	return msg.SkipNonceCheck().SkipEOACheck().SkipGasLimitCapCheck(), nil
 }
 
 // bigToU256 saturates values wider than 256 bits.

@@ -15,7 +15,13 @@ import (
 	"github.com/emberchain/ember/evm"
 )
 
-// forkConfig is one fork's entry of eth_config (EIP-7910).
+// forkConfig is one fork's entry of eth_config (EIP-7910). BlobSchedule is
+// the blob config the EVM runs (go-ethereum's, which BLOBBASEFEE and the
+// header's blob fields are computed with): EIP-7910 and the execution-apis
+// schema require it. It describes the EVM's parameters, not a market: blob
+// transactions are refused at CheckTx, so no block carries blobs, the blob
+// base fee stays at its 1-wei minimum, and eth_blobBaseFee errors rather
+// than invite wallets to build blob transactions.
 type forkConfig struct {
 	ActivationTime  uint64                    `json:"activationTime"`
 	BlobSchedule    *params.BlobConfig        `json:"blobSchedule"`
@@ -33,10 +39,13 @@ type ConfigResult struct {
 	Last    *forkConfig `json:"last"`
 }
 
-// Config answers eth_config (EIP-7910) from the chain config the executor
-// runs (evm.Rules), so its precompiles and system contracts are the ones
-// blocks really execute with. Ember schedules forks by timestamp like
-// Ethereum; a chain with every fork at genesis has no next fork.
+// Config answers eth_config (EIP-7910) as go-ethereum does, from the
+// node's chain config: the genesis schedule with the forks upgrades
+// recorded (evm.ScheduleAt), so its precompiles and system contracts are
+// the ones blocks really execute with. A fork the genesis schedules at a
+// later time is next until the head's time reaches it; a fork an upgrade
+// plan activates becomes current in the plan's block, whose time is its
+// activationTime.
 func (api *API) Config() (*ConfigResult, error) {
 	genesis := api.b.HeaderByNumber(0)
 	if genesis == nil {

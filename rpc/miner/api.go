@@ -3,7 +3,9 @@
 // proposes blocks, so the controls of a proof-of-work miner answer as
 // Ethermint's do, and the two that mean something for a validator act:
 // setEtherbase (who receives this node's block rewards) and setGasPrice
-// (the lowest tip this node admits).
+// (the lowest tip this node admits). miner_start is not a method here (an
+// unknown method's -32601): blocks come from CometBFT consensus, there is
+// no miner to start.
 package miner
 
 import (
@@ -32,15 +34,9 @@ type API struct{ b Backend }
 // NewAPI returns the miner namespace over b.
 func NewAPI(b Backend) *API { return &API{b: b} }
 
-// errStart answers miner_start: blocks come from CometBFT consensus.
-var errStart = errors.New("unsupported rpc function: miner_start")
-
 // errSetExtra answers miner_setExtra: the EVM header's extra data is empty
 // on every node, so that all validators build the same header.
 var errSetExtra = errors.New("unsupported rpc function: miner_setExtra")
-
-// Start is an error: there is no miner to start.
-func (api *API) Start(threads *int) error { return errStart }
 
 // Stop does nothing: there is no miner to stop.
 func (api *API) Stop() {}

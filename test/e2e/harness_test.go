@@ -101,6 +101,13 @@ type Node struct {
 // StartDev starts `emberd dev` in a fresh home with extra flags.
 func StartDev(t testing.TB, extra ...string) *Node {
 	t.Helper()
+	return StartDevIn(t, "", extra...)
+}
+
+// StartDevIn is StartDev in home, which may hold a chain already (a
+// genesis made and edited by the test); "" is a fresh home.
+func StartDevIn(t testing.TB, home string, extra ...string) *Node {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("end-to-end test: skipped with -short")
 	}
@@ -108,9 +115,13 @@ func StartDev(t testing.TB, extra ...string) *Node {
 	// emberd binding it; such a start is retried on new ports.
 	var n *Node
 	for attempt := 1; ; attempt++ {
+		dir := home
+		if dir == "" {
+			dir = t.TempDir()
+		}
 		n = &Node{
 			t:        t,
-			Home:     t.TempDir(),
+			Home:     dir,
 			HTTP:     "127.0.0.1:" + strconv.Itoa(freePort(t)),
 			WS:       "127.0.0.1:" + strconv.Itoa(freePort(t)),
 			CometRPC: "127.0.0.1:" + strconv.Itoa(freePort(t)),

@@ -80,12 +80,24 @@ func TestJSONRPCBounds(t *testing.T) {
 		}
 	})
 	t.Run("http-timeout", func(t *testing.T) {
-		// eth_estimateGas has no evm-timeout: the HTTP deadline ends it. A
-		// block gas limit of 2e10 makes its first run take tens of seconds.
+		// Under Osaka eth_estimateGas searches at most EIP-7825's 2^24 gas
+		// (go-ethereum's rule), even with a block gas limit of 2e10: an
+		// endless loop is answered at once.
 		var gas hexutil.Uint64
 		err := n.RPC.Call(&gas, "eth_estimateGas", map[string]any{"to": to}, "latest", code(loopCode), map[string]any{"gasLimit": "0x4a817c800"})
-		if c, msg := rpcErr(err); c != -32002 || msg != "request timed out" {
+		if _, msg := rpcErr(err); msg != "gas required exceeds allowance (16777216)" {
 			t.Fatalf("endless estimate: %v", err)
+		}
+		// A trace has no evm-timeout, only its own limit (60 s asked here):
+		// the HTTP deadline ends the request. 4e9 gas is seconds of the loop,
+		// which go-ethereum's tracer runs to the end (it stops the EVM on
+		// its own deadline, not on the request's), so no more is asked.
+		deploy := n.send(t, key.Private, txOpts{Gas: 100_000, Data: common.FromHex("0x600380600b6000396000f3" + loopCode[2:])})
+		loop := n.WaitReceipt(t, deploy.Hash()).ContractAddress
+		var trace json.RawMessage
+		err = n.RPC.Call(&trace, "debug_traceCall", map[string]any{"to": loop, "gas": "0xee6b2800"}, "latest", map[string]any{"tracer": "callTracer", "timeout": "60s"})
+		if c, msg := rpcErr(err); c != -32002 || msg != "request timed out" {
+			t.Fatalf("endless trace: %v", err)
 		}
 		if err := n.RPC.Call(&gas, "eth_blockNumber"); err != nil {
 			t.Fatalf("server after a timed-out request: %v", err)

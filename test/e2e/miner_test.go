@@ -217,8 +217,6 @@ func TestMinerUnsupported(t *testing.T) {
 		args   []any
 		want   string
 	}{
-		{"miner_start", nil, "unsupported rpc function: miner_start"},
-		{"miner_start", []any{4}, "unsupported rpc function: miner_start"},
 		{"miner_setExtra", []any{"ember"}, "unsupported rpc function: miner_setExtra"},
 		{"miner_setExtra", []any{strings.Repeat("x", 33)}, "extra exceeds max length. 33 > 32"},
 	} {
@@ -226,6 +224,19 @@ func TestMinerUnsupported(t *testing.T) {
 		var re interface{ ErrorCode() int }
 		if !errors.As(err, &re) || re.ErrorCode() != -32000 || err.Error() != c.want {
 			t.Errorf("%s%v: %v, want -32000 %q", c.method, c.args, err, c.want)
+		}
+	}
+	// miner_start is no method (no miner to start): it answers exactly as
+	// an unknown method does.
+	for _, c := range []struct {
+		method string
+		args   []any
+	}{{"miner_start", nil}, {"miner_start", []any{4}}, {"miner_startMining", nil}} {
+		err := n.CallPrivateErr(t, &raw, c.method, c.args...)
+		want := "the method " + c.method + " does not exist/is not available"
+		var re interface{ ErrorCode() int }
+		if !errors.As(err, &re) || re.ErrorCode() != -32601 || err.Error() != want {
+			t.Errorf("%s%v: %v, want -32601 %q", c.method, c.args, err, want)
 		}
 	}
 	if err := n.RPC.Call(&raw, "miner_setEtherbase", common.Address{1}); err == nil {

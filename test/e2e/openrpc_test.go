@@ -227,7 +227,8 @@ func TestOpenRPCConformance(t *testing.T) {
 	if filled.Tx.Gas != 21_000 || uint64(filled.Tx.Nonce) != signerNonce || len(filled.Raw) == 0 {
 		t.Errorf("eth_fillTransaction: gas %d nonce %d (want 21000, %d), raw %x", filled.Tx.Gas, filled.Tx.Nonce, signerNonce, filled.Raw)
 	}
-	// eth_config (EIP-7910): Prague from genesis, no fork scheduled.
+	// eth_config (EIP-7910): Osaka from genesis (P256VERIFY the 18th
+	// precompile), no fork scheduled.
 	var cfg struct {
 		Current struct {
 			ActivationTime uint64                    `json:"activationTime"`
@@ -239,7 +240,8 @@ func TestOpenRPCConformance(t *testing.T) {
 	}
 	json.Unmarshal(check("eth_config"), &cfg)
 	chainID, _ := n.Eth.ChainID(ctx(t))
-	if cfg.Current.ActivationTime != 0 || cfg.Current.ChainID.ToInt().Cmp(chainID) != 0 || len(cfg.Current.Precompiles) != 17 ||
+	if cfg.Current.ActivationTime != 0 || cfg.Current.ChainID.ToInt().Cmp(chainID) != 0 || len(cfg.Current.Precompiles) != 18 ||
+		cfg.Current.Precompiles["P256VERIFY"] != common.HexToAddress("0x0000000000000000000000000000000000000100") ||
 		cfg.Current.Precompiles["BLS12_G1ADD"] != common.BytesToAddress([]byte{0x0b}) ||
 		cfg.Current.System["HISTORY_STORAGE_ADDRESS"] != common.HexToAddress("0x0000F90827F1C53a10cb7A02335B175320002935") ||
 		string(cfg.Next) != "null" || string(cfg.Last) != "null" {
