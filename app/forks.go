@@ -21,7 +21,7 @@ import (
 const OsakaUpgrade = "osaka"
 
 func init() {
-	upgrade.Register(OsakaUpgrade, activateOsaka)
+	upgrade.RegisterBuiltin(OsakaUpgrade, activateOsaka)
 }
 
 // activateOsaka is the migration of the "osaka" plan: Osaka from the

@@ -34,6 +34,7 @@ type Handler func(st module.State, c *Context) error
 var (
 	mu       sync.RWMutex
 	handlers = map[string]Handler{}
+	builtin  = map[string]bool{}
 )
 
 // Register makes this binary able to apply the plan called name. Two
@@ -46,6 +47,26 @@ func Register(name string, h Handler) {
 		panic(fmt.Sprintf("upgrade handler %q registered twice", name))
 	}
 	handlers[name] = h
+}
+
+// RegisterBuiltin registers h as Register does, for a plan that every
+// binary of this line carries from its first release (the "osaka" fork
+// switch): the binary that runs the chain when governance schedules it
+// applies it, so it runs the blocks before the plan's height as well,
+// where a plan's new binary refuses to (the SDK's "BINARY UPDATED BEFORE
+// TRIGGER").
+func RegisterBuiltin(name string, h Handler) {
+	Register(name, h)
+	mu.Lock()
+	defer mu.Unlock()
+	builtin[name] = true
+}
+
+// Builtin tells whether the plan called name has a built-in handler.
+func Builtin(name string) bool {
+	mu.RLock()
+	defer mu.RUnlock()
+	return builtin[name]
 }
 
 // HandlerFor is the handler of the plan called name, if this binary has one.

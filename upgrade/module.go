@@ -62,8 +62,9 @@ func AsHalt(err error) (*HaltError, bool) {
 // PreBlock applies the plan due at this block (the SDK's PreBlocker): with
 // its handler, the migration runs once, in this block, before the block's
 // EVM exists; without, the node halts here. A binary holding the handler
-// of a plan that is not yet due halts too: it would run the blocks before
-// the plan with the new rules and fork itself off.
+// of a plan that is not yet due halts too (it would run the blocks before
+// the plan with the new rules and fork itself off), unless the handler is
+// built in (RegisterBuiltin): every binary of the chain has it.
 func (Module) PreBlock(st module.State, b *module.Block) error {
 	if !binaryChecked.Load() { // the first block this process runs (state sync included)
 		if err := CheckBinary(st, b.Env.Height); err != nil {
@@ -83,7 +84,7 @@ func (Module) PreBlock(st module.State, b *module.Block) error {
 	height := b.Env.Height
 	h, have := HandlerFor(plan.Name)
 	if plan.Height > height {
-		if have {
+		if have && !Builtin(plan.Name) {
 			return &HaltError{Plan: plan, Height: height}
 		}
 		return nil

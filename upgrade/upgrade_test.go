@@ -346,3 +346,32 @@ func TestWriteInfo(t *testing.T) {
 		t.Fatalf("read back %+v %v", in, err)
 	}
 }
+
+// TestPreBlockBuiltin: a built-in plan (every binary has its handler)
+// runs the blocks before its height, where a new binary's plan halts, and
+// applies at its height once.
+func TestPreBlockBuiltin(t *testing.T) {
+	runs := 0
+	RegisterBuiltin("unit-builtin", func(st module.State, c *Context) error {
+		runs++
+		return nil
+	})
+	if !Builtin("unit-builtin") || Builtin("unit-missing") {
+		t.Fatal("Builtin answers wrongly")
+	}
+	st := newState()
+	if err := Schedule(st, Plan{Name: "unit-builtin", Height: 8}, 5); err != nil {
+		t.Fatal(err)
+	}
+	for h := int64(6); h < 8; h++ {
+		if err := (Module{}).PreBlock(st, block(h)); err != nil || runs != 0 {
+			t.Fatalf("block %d before the plan: %v, runs %d", h, err, runs)
+		}
+	}
+	if err := (Module{}).PreBlock(st, block(8)); err != nil || runs != 1 {
+		t.Fatalf("block 8: %v, runs %d", err, runs)
+	}
+	if at, ok := Applied(st, "unit-builtin"); !ok || at != 8 {
+		t.Fatalf("applied %d %v", at, ok)
+	}
+}

