@@ -4,7 +4,7 @@
 // rewards), and for a contract its code, ABI, read/write methods and the
 // verification form.
 import { api, rpc, bech32Decode, h, render, titled, age, fields, num, coin, decCoin, bothSpellings, tabs, paged, table, units, tokenLink, addr, txLink, blockLink } from "../lib.js";
-import { txCols, transferCols, internalCols, logCols, nativeCols, listTable } from "./lists.js";
+import { addressTxCols, addressTransferCols, addressInternalCols, logCols, nativeCols, listTable } from "./lists.js";
 import { lineChart } from "../chart.js";
 import { checksum } from "../keccak.js";
 import { contractPanel } from "../contract.js";
@@ -17,13 +17,13 @@ export default async function address([, id]) {
   const known = await api("/search?q=" + encodeURIComponent(id));
   if (!known.items.length && hex) return unindexed(hex);
   const a = await api("/addresses/" + encodeURIComponent(id));
-  const c = await api("/addresses/" + a.hash + "/counters");
   const base = "/addresses/" + a.hash;
+  const [c, tc] = await Promise.all([api(base + "/counters"), api(base + "/tabs-counters")]);
   const list = [
-    ["Transactions", () => paged(base + "/transactions", listTable(txCols), "No transactions.")],
-    ["Token transfers", () => paged(base + "/token-transfers", listTable(transferCols), "No token transfers.")],
-    ["Tokens", () => paged(base + "/token-balances", listTable(balanceCols), "No tokens.")],
-    ["Internal txns", () => paged(base + "/internal-transactions", listTable(internalCols), "No internal transactions.")],
+    ["Transactions", () => paged(base + "/transactions", listTable(addressTxCols(a.hash)), "No transactions."), tc.transactions_count],
+    ["Token transfers", () => paged(base + "/token-transfers", listTable(addressTransferCols(a.hash)), "No token transfers."), tc.token_transfers_count],
+    ["Tokens", () => paged(base + "/token-balances", listTable(balanceCols), "No tokens."), tc.token_balances_count],
+    ["Internal txns", () => paged(base + "/internal-transactions", listTable(addressInternalCols(a.hash)), "No internal transactions."), tc.internal_transactions_count],
     ["Native txns", () => paged(base + "/native-transactions", listTable(nativeCols), "No native transactions.")],
     ["Logs", () => paged(base + "/logs", listTable(logCols), "No logs.")],
     ["Coin balance history", () => balanceHistory(base)],

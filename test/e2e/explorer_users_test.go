@@ -1,0 +1,179 @@
+package e2e
+
+import (
+	"encoding/json"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/emberchain/ember/accounts"
+	"github.com/emberchain/ember/contracts"
+)
+
+// usersChain is what TestExplorerUsersWeb browses: a verified ERC-20 and a
+// verified Tracee (a contract calling others), an approval naming the
+// Tracee, a Tracee run (internal calls), and transfers to two holders.
+type usersChain struct {
+	a              *accounts.Key
+	token, tracee  common.Address
+	approve, run   *types.Receipt
+	holder1        common.Address
+	holder2        common.Address
+	sent1, sent2   *big.Int
+	supply         *big.Int
+	lastTransfer   *types.Receipt
+	firstOfA       *types.Receipt // a's first transaction (the token's deployment)
+	traceeCreation *types.Receipt
+}
+
+func buildUsersChain(t *testing.T, n *Node) *usersChain {
+	c := &usersChain{a: devKeys[6],
+		holder1: common.BytesToAddress(crypto.Keccak256([]byte("users-holder-1"))[:20]),
+		holder2: common.BytesToAddress(crypto.Keccak256([]byte("users-holder-2"))[:20]),
+		sent1:   new(big.Int).Mul(big.NewInt(250_000), e18), // a quarter of the supply
+		sent2:   new(big.Int).Mul(big.NewInt(125), big.NewInt(1e17)),
+	}
+	erc20 := contracts.MustLoad("EmberToken")
+	c.supply = new(big.Int).Mul(big.NewInt(1_000_000), e18)
+	data, _ := erc20.DeployData(c.supply)
+	c.firstOfA = n.WaitReceipt(t, n.send(t, c.a.Private, txOpts{Gas: 5_000_000, Data: data}).Hash())
+	c.token = c.firstOfA.ContractAddress
+
+	tracee := contracts.MustLoad("Tracee")
+	data, _ = tracee.DeployData()
+	c.traceeCreation = n.WaitReceipt(t, n.send(t, devKeys[4].Private, txOpts{Gas: 3_000_000, Data: data}).Hash())
+	c.tracee = c.traceeCreation.ContractAddress
+	n.waitIndexed(t, c.traceeCreation.BlockNumber.Uint64())
+	for _, v := range []struct {
+		at common.Address
+		c  *contracts.Contract
+	}{{c.token, erc20}, {c.tracee, tracee}} {
+		if status, body := n.verifyMultipart(t, v.at, artifactFiles(v.c)); status != 200 {
+			t.Fatalf("verify %s: %d %s", v.c.Name, status, body)
+		}
+	}
+	in, _ := tracee.ABI.Pack("run", big.NewInt(7))
+	c.run = n.WaitReceipt(t, n.send(t, devKeys[4].Private, txOpts{To: &c.tracee, Value: big.NewInt(10), Data: in, Gas: 1_000_000}).Hash())
+	if c.run.Status != 1 {
+		t.Fatal("Tracee.run failed")
+	}
+	c.approve = n.call(t, c.a, c.token, erc20, "approve", c.tracee, big.NewInt(5))
+	n.call(t, c.a, c.token, erc20, "transfer", c.holder1, c.sent1)
+	c.lastTransfer = n.call(t, c.a, c.token, erc20, "transfer", c.holder2, c.sent2)
+	n.waitIndexed(t, c.lastTransfer.BlockNumber.Uint64())
+	return c
+}
+
+// shortHash is lib.js's short(): the first 10 and last 6 characters.
+func shortHash(s string) string { return s[:10] + "…" + s[len(s)-6:] }
+
+// TestExplorerUsersWeb checks what Blockscout and Etherscan users expect
+// of the pages (issue 35's remaining items), in headless Chromium, with
+// exact texts and values.
+func TestExplorerUsersWeb(t *testing.T) {
+	t.Parallel()
+	n := StartDev(t, "--explorer.enable")
+	br := startBrowser(t)
+	c := buildUsersChain(t, n)
+	base := "http://" + n.Explorer
+	t.Run("contract names", func(t *testing.T) { checkUsersNames(t, n, br, base, c) })
+}
+
+// checkUsersNames: verified contracts are named and badged where an
+// address appears (To, decoded inputs, logs, the call tree, internal
+// txs), and the address page's tabs count their items and mark each row
+// IN or OUT.
+func checkUsersNames(t *testing.T, n *Node, br *browser, base string, c *usersChain) {
+	traceeLabel := "Tracee (" + shortHash(c.tracee.Hex()) + ")"
+	tokenLabel := "EmberToken (" + shortHash(c.token.Hex()) + ")"
+
+	br.open(t, base+"/tx/"+c.approve.TxHash.Hex())
+	br.expect(t, `[data-field="to-name"]`, "EmberToken")
+	if got := br.attrs(t, `[data-field="to"] [data-verified]`, "title"); len(got) != 1 || got[0] != "Verified contract" {
+		t.Errorf("To's verified badge: %q", got)
+	}
+	// The decoded spender: a link to the Tracee's page, by its name.
+	br.run(t, "named spender", chromedp.WaitVisible(chromedp.CSS(`[data-field="input"] [data-arg="spender"] [data-verified]`)))
+	br.expect(t, `[data-field="input"] [data-arg="spender"] a[data-address]`, traceeLabel)
+	if got := br.attrs(t, `[data-field="input"] [data-arg="spender"] a[data-address]`, "href"); got[0] != "/address/"+c.tracee.Hex() {
+		t.Errorf("spender link %q", got[0])
+	}
+	// The Approval log: its emitter and its decoded spender named.
+	br.run(t, "logs tab", chromedp.Click(chromedp.CSS("#tab-logs")))
+	br.expect(t, `#panel-logs .method > div:first-child a[data-address]`, tokenLabel)
+	br.run(t, "named log spender", chromedp.WaitVisible(chromedp.CSS(`#panel-logs [data-arg="spender"] [data-verified]`)))
+	br.expect(t, `#panel-logs [data-arg="spender"] a[data-address]`, traceeLabel)
+	br.noErrors(t, "approve tx")
+
+	// The run's call tree: every frame the Tracee makes is from it, named.
+	br.open(t, base+"/tx/"+c.run.TxHash.Hex())
+	br.expect(t, `[data-field="to-name"]`, "Tracee")
+	br.run(t, "internal tab", chromedp.Click(chromedp.CSS("#tab-internal-transactions")),
+		chromedp.WaitVisible(chromedp.CSS(`#call-tree > li > .named-addr [data-verified]`)))
+	froms := get(t, br, "call tree", chromedp.Evaluate[[]string](`[...document.querySelectorAll("#call-tree > li > .named-addr:first-of-type a[data-address]")].map(a => a.textContent)`))
+	// The raw trace spells addresses in lowercase: compared without case.
+	if len(froms) != 1 || !strings.EqualFold(froms[0], shortHash(devKeys[4].Address.Hex())) {
+		t.Errorf("top frame from %q, want the sender %s", froms, shortHash(devKeys[4].Address.Hex()))
+	}
+	sub := get(t, br, "sub-frames", chromedp.Evaluate[[]string](`[...document.querySelectorAll("#call-tree > li > ul > li > .named-addr:first-of-type a[data-address]")].map(a => a.textContent)`))
+	if len(sub) == 0 {
+		t.Fatal("no sub-frames in the call tree")
+	}
+	for _, s := range sub {
+		if !strings.EqualFold(s, traceeLabel) {
+			t.Errorf("sub-frame from %q, want %q", s, traceeLabel)
+		}
+	}
+	br.noErrors(t, "run tx")
+
+	// The Tracee's page: internal txns counted on its tab, each from it
+	// (OUT, named and badged in the list).
+	var tabs struct {
+		Internal  uint64 `json:"internal_transactions_count"`
+		Txs       uint64 `json:"transactions_count"`
+		Transfers uint64 `json:"token_transfers_count"`
+		Balances  int    `json:"token_balances_count"`
+	}
+	_, body := n.explorerGet(t, "/api/v2/addresses/"+c.tracee.Hex()+"/tabs-counters")
+	if err := json.Unmarshal(body, &tabs); err != nil {
+		t.Fatal(err)
+	}
+	if tabs.Internal == 0 || tabs.Txs != 2 { // its creation and the run
+		t.Fatalf("Tracee tabs-counters %s", body)
+	}
+	br.open(t, base+"/address/"+c.tracee.Hex())
+	br.expect(t, `#tab-internal-txns [data-count]`, grouped(tabs.Internal))
+	br.expect(t, `#tab-transactions [data-count]`, "2")
+	br.run(t, "internal txns tab", chromedp.Click(chromedp.CSS("#tab-internal-txns")), chromedp.WaitVisible(chromedp.CSS("#panel-internal-txns tbody tr")))
+	dirs := get(t, br, "directions", chromedp.Evaluate[[]string](`[...document.querySelectorAll("#panel-internal-txns tbody tr")].map(r => r.querySelector("[data-direction]") ? r.querySelector("[data-direction]").textContent : "")`))
+	fromTexts := get(t, br, "froms", chromedp.Evaluate[[]string](`[...document.querySelectorAll("#panel-internal-txns tbody tr td:nth-child(4) a[data-address]")].map(a => a.textContent)`))
+	if uint64(len(dirs)) != tabs.Internal {
+		t.Errorf("%d internal rows, tab says %d", len(dirs), tabs.Internal)
+	}
+	for i := range dirs {
+		if fromTexts[i] == traceeLabel && dirs[i] != "OUT" || fromTexts[i] != traceeLabel && dirs[i] != "IN" {
+			t.Errorf("internal row %d from %q marked %q", i, fromTexts[i], dirs[i])
+		}
+	}
+	br.noErrors(t, "tracee page")
+
+	// The first holder's token transfers: one, IN.
+	br.open(t, base+"/address/"+c.holder1.Hex())
+	br.expect(t, `#tab-token-transfers [data-count]`, "1")
+	br.expect(t, `#tab-tokens [data-count]`, "1")
+	br.run(t, "transfers tab", chromedp.Click(chromedp.CSS("#tab-token-transfers")))
+	br.expect(t, `#panel-token-transfers tbody tr [data-direction]`, "IN")
+	// a's transactions: the deployment, the approval and two transfers, all OUT.
+	br.open(t, base+"/address/"+c.a.Address.Hex())
+	br.expect(t, `#tab-transactions [data-count]`, "4")
+	dirs = get(t, br, "a's directions", chromedp.Evaluate[[]string](`[...document.querySelectorAll("#panel-transactions tbody tr [data-direction]")].map(b => b.textContent)`))
+	if strings.Join(dirs, ",") != "OUT,OUT,OUT,OUT" {
+		t.Errorf("a's rows marked %v, want OUT ×4", dirs)
+	}
+	br.noErrors(t, "holder pages")
+}
