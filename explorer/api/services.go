@@ -52,6 +52,10 @@ var ethRPCMethods = map[string]bool{
 	"eth_estimateGas": true,
 	"eth_chainId":     true,
 	"eth_blockNumber": true,
+	// The address page's balance of an address not indexed yet, and its
+	// nonce (Etherscan's "Nonce"): both read-only.
+	"eth_getBalance":          true,
+	"eth_getTransactionCount": true,
 }
 
 const (

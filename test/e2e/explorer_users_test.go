@@ -82,6 +82,7 @@ func TestExplorerUsersWeb(t *testing.T) {
 	c := buildUsersChain(t, n)
 	base := "http://" + n.Explorer
 	t.Run("contract names", func(t *testing.T) { checkUsersNames(t, n, br, base, c) })
+	t.Run("holdings", func(t *testing.T) { checkUsersHoldings(t, n, br, base, c) })
 }
 
 // checkUsersNames: verified contracts are named and badged where an
@@ -176,4 +177,60 @@ func checkUsersNames(t *testing.T, n *Node, br *browser, base string, c *usersCh
 		t.Errorf("a's rows marked %v, want OUT ×4", dirs)
 	}
 	br.noErrors(t, "holder pages")
+}
+
+// checkUsersHoldings: an address's token balances dropdown, nonce, first
+// and last seen; a token's holders with their share of the supply.
+func checkUsersHoldings(t *testing.T, n *Node, br *browser, base string, c *usersChain) {
+	var tok struct {
+		Name   string `json:"name"`
+		Symbol string `json:"symbol"`
+	}
+	_, body := n.explorerGet(t, "/api/v2/tokens/"+c.token.Hex())
+	if err := json.Unmarshal(body, &tok); err != nil || tok.Symbol == "" {
+		t.Fatalf("token %s: %v", body, err)
+	}
+	br.open(t, base+"/address/"+c.holder1.Hex())
+	br.expect(t, `[data-field="token-dropdown"] summary`, "1 token")
+	br.run(t, "open the dropdown", chromedp.Click(chromedp.CSS(`[data-field="token-dropdown"] summary`)))
+	br.expect(t, `[data-field="token-dropdown"] li`, tok.Name+" ("+tok.Symbol+") 250,000 "+tok.Symbol)
+	br.expect(t, `[data-field="nonce"]`, "0")
+
+	// a: four transactions sent; a genesis account (seen at block 0),
+	// last seen in its last transfer's block.
+	nonce, err := n.Eth.NonceAt(ctx(t), c.a.Address, nil)
+	if err != nil || nonce != 4 {
+		t.Fatalf("a's nonce %d %v", nonce, err)
+	}
+	br.open(t, base+"/address/"+c.a.Address.Hex())
+	br.expect(t, `[data-field="nonce"]`, "4")
+	br.expect(t, `[data-field="first-seen"]`, "0")
+	br.expect(t, `[data-field="last-seen"]`, c.lastTransfer.BlockNumber.String())
+	br.expect(t, `[data-field="token-dropdown"] summary`, "1 token")
+	br.run(t, "open a's dropdown", chromedp.Click(chromedp.CSS(`[data-field="token-dropdown"] summary`)))
+	left := new(big.Int).Sub(c.supply, new(big.Int).Add(c.sent1, c.sent2))
+	br.expect(t, `[data-field="token-dropdown"] [data-field="held"]`, units(left, 18)+" "+tok.Symbol)
+
+	// The Tracee: created in one block, last reached by its run; its
+	// nonce counts the contracts it created (EIP-161 starts it at 1).
+	tn, err := n.Eth.NonceAt(ctx(t), c.tracee, nil)
+	if err != nil || tn < 2 {
+		t.Fatalf("Tracee's nonce %d %v", tn, err)
+	}
+	br.open(t, base+"/address/"+c.tracee.Hex())
+	br.expect(t, `[data-field="nonce"]`, grouped(tn))
+	br.expect(t, `[data-field="first-seen"]`, c.traceeCreation.BlockNumber.String())
+	br.expect(t, `[data-field="last-seen"]`, c.run.BlockNumber.String())
+	br.run(t, "no dropdown", chromedp.WaitNotPresent(chromedp.CSS(`[data-field="token-dropdown"]`)))
+
+	// Holders, largest first: a (the rest), holder1 (a quarter), holder2.
+	br.open(t, base+"/token/"+c.token.Hex())
+	br.run(t, "holders tab", chromedp.Click(chromedp.CSS("#tab-holders")), chromedp.WaitVisible(chromedp.CSS("#panel-holders tbody tr")))
+	shares := get(t, br, "shares", chromedp.Evaluate[[]string](`[...document.querySelectorAll('#panel-holders [data-field="share"]')].map(e => e.textContent)`))
+	// a: 749,987.5 of 1,000,000 = 74.99875% (cut to 74.9987%); holder2:
+	// 12.5 of 1,000,000 = 0.00125% (cut to 0.0012%).
+	if want := "74.9987%,25%,0.0012%"; strings.Join(shares, ",") != want {
+		t.Errorf("holder shares %v, want %s", shares, want)
+	}
+	br.noErrors(t, "holdings")
 }
