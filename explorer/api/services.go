@@ -56,6 +56,8 @@ var ethRPCMethods = map[string]bool{
 	// nonce (Etherscan's "Nonce"): both read-only.
 	"eth_getBalance":          true,
 	"eth_getTransactionCount": true,
+	// The gas tracker's fee history.
+	"eth_feeHistory": true,
 }
 
 const (

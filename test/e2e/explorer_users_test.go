@@ -29,6 +29,7 @@ type usersChain struct {
 	lastTransfer   *types.Receipt
 	firstOfA       *types.Receipt // a's first transaction (the token's deployment)
 	traceeCreation *types.Receipt
+	tipped         *types.Receipt // the last of three sends in one block tipping 1, 2 and 5 gwei
 }
 
 func buildUsersChain(t *testing.T, n *Node) *usersChain {
@@ -62,6 +63,20 @@ func buildUsersChain(t *testing.T, n *Node) *usersChain {
 	if c.run.Status != 1 {
 		t.Fatal("Tracee.run failed")
 	}
+	// One block of three sends tipping 1, 2 and 5 gwei: the gas tracker's
+	// levels differ.
+	var null any
+	mustCall(t, n, &null, "evm_setAutomine", false)
+	nonce, _ := n.Eth.PendingNonceAt(ctx(t), devKeys[4].Address)
+	tips := []int64{1, 2, 5}
+	sends := n.signTxs(t, len(tips), func(i int) txOpts {
+		return txOpts{Nonce: ptr(nonce + uint64(i)), To: &c.holder2, Value: big.NewInt(1), Gas: 21000,
+			Tip: big.NewInt(tips[i] * 1e9), FeeCap: big.NewInt(100e9)}
+	})
+	n.sendBatch(t, sends)
+	mustCall(t, n, &null, "evm_mine")
+	mustCall(t, n, &null, "evm_setAutomine", true)
+	c.tipped = n.WaitReceipt(t, sends[2].Hash())
 	c.approve = n.call(t, c.a, c.token, erc20, "approve", c.tracee, big.NewInt(5))
 	n.call(t, c.a, c.token, erc20, "transfer", c.holder1, c.sent1)
 	c.lastTransfer = n.call(t, c.a, c.token, erc20, "transfer", c.holder2, c.sent2)
@@ -83,6 +98,7 @@ func TestExplorerUsersWeb(t *testing.T) {
 	base := "http://" + n.Explorer
 	t.Run("contract names", func(t *testing.T) { checkUsersNames(t, n, br, base, c) })
 	t.Run("holdings", func(t *testing.T) { checkUsersHoldings(t, n, br, base, c) })
+	t.Run("gas tracker", func(t *testing.T) { checkUsersGas(t, n, br, base, c) })
 }
 
 // checkUsersNames: verified contracts are named and badged where an
@@ -233,4 +249,52 @@ func checkUsersHoldings(t *testing.T, n *Node, br *browser, base string, c *user
 		t.Errorf("holder shares %v, want %s", shares, want)
 	}
 	br.noErrors(t, "holdings")
+}
+
+// checkUsersGas: the gas tracker shows the next base fee and the slow,
+// average and fast prices computed from eth_feeHistory at the block it
+// names, as go-ethereum's client reads the same history.
+func checkUsersGas(t *testing.T, n *Node, br *browser, base string, c *usersChain) {
+	br.open(t, base+"/gas-tracker")
+	at := br.attrs(t, "#gas-levels", "data-block")[0]
+	block, ok := new(big.Int).SetString(at, 10)
+	if !ok || block.Cmp(c.tipped.BlockNumber) < 0 {
+		t.Fatalf("gas tracker at block %q, before the tipped block %v", at, c.tipped.BlockNumber)
+	}
+	fh, err := n.Eth.FeeHistory(ctx(t), 20, block, []float64{35, 60, 90})
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := fh.BaseFee[len(fh.BaseFee)-1]
+	sums := []*big.Int{new(big.Int), new(big.Int), new(big.Int)}
+	busy := int64(0)
+	for i, r := range fh.Reward {
+		if fh.GasUsedRatio[i] == 0 {
+			continue
+		}
+		busy++
+		for j := range sums {
+			sums[j].Add(sums[j], r[j])
+		}
+	}
+	if busy == 0 {
+		t.Fatal("no block with transactions in the fee history")
+	}
+	gweiText := func(wei *big.Int) string { return units(wei, 9) + " Gwei" }
+	br.expect(t, `[data-field="base-fee"]`, gweiText(next))
+	var prices []string
+	for j, level := range []string{"slow", "average", "fast"} {
+		tip := new(big.Int).Div(sums[j], big.NewInt(busy))
+		br.expect(t, `[data-level="`+level+`"] [data-field="tip"]`, gweiText(tip))
+		price := br.text(t, `[data-level="`+level+`"] [data-field="price"]`)
+		if want := gweiText(new(big.Int).Add(next, tip)); price != want {
+			t.Errorf("%s price %q, want %q", level, price, want)
+		}
+		prices = append(prices, price)
+	}
+	if prices[0] == prices[2] {
+		t.Errorf("slow and fast both %s: the 1 and 5 gwei tips of block %v are not told apart", prices[0], c.tipped.BlockNumber)
+	}
+	br.expect(t, `header nav a[href="/gas-tracker"]`, "Gas")
+	br.noErrors(t, "gas tracker")
 }
