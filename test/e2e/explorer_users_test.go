@@ -99,6 +99,7 @@ func TestExplorerUsersWeb(t *testing.T) {
 	t.Run("contract names", func(t *testing.T) { checkUsersNames(t, n, br, base, c) })
 	t.Run("holdings", func(t *testing.T) { checkUsersHoldings(t, n, br, base, c) })
 	t.Run("gas tracker", func(t *testing.T) { checkUsersGas(t, n, br, base, c) })
+	t.Run("amounts", func(t *testing.T) { checkUsersAmounts(t, n, br, base, c) })
 }
 
 // checkUsersNames: verified contracts are named and badged where an
@@ -297,4 +298,44 @@ func checkUsersGas(t *testing.T, n *Node, br *browser, base string, c *usersChai
 	}
 	br.expect(t, `header nav a[href="/gas-tracker"]`, "Gas")
 	br.noErrors(t, "gas tracker")
+}
+
+// checkUsersAmounts: coin amounts read in EMBER, exactly, with the wei
+// amount on hover (title) and in data-wei, on the tx page, its state
+// changes and an address's balance changes.
+func checkUsersAmounts(t *testing.T, n *Node, br *browser, base string, c *usersChain) {
+	r := c.tipped
+	fee := new(big.Int).Mul(new(big.Int).SetUint64(r.GasUsed), r.EffectiveGasPrice)
+	weiText := func(v *big.Int) string { return units(v, 0) + " wei" }
+	br.open(t, base+"/tx/"+r.TxHash.Hex())
+	br.expect(t, `[data-field="value"]`, "0.000000000000000001 EMBER")
+	for field, want := range map[string]*big.Int{"value": big.NewInt(1), "fee": fee, "gas-price": r.EffectiveGasPrice} {
+		if got := br.attrs(t, `[data-field="`+field+`"] .amount`, "title"); len(got) != 1 || got[0] != weiText(want) {
+			t.Errorf("%s hover %q, want %q", field, got, weiText(want))
+		}
+		if got := br.attrs(t, `[data-field="`+field+`"] .amount`, "data-wei"); got[0] != want.String() {
+			t.Errorf("%s data-wei %q, want %s", field, got[0], want)
+		}
+	}
+	br.expect(t, `[data-field="fee"]`, coinText(fee))
+	br.expect(t, `[data-field="gas-price"]`, units(r.EffectiveGasPrice, 9)+" Gwei")
+
+	// State changes: holder2's coin balance rose by 1 wei in this tx.
+	br.run(t, "state changes tab", chromedp.Click(chromedp.CSS("#tab-state-changes")), chromedp.WaitVisible(chromedp.CSS("#panel-state-changes tbody tr")))
+	row := get(t, br, "holder2's row", chromedp.Evaluate[[]string](`(() => {
+		const tr = [...document.querySelectorAll("#panel-state-changes tbody tr")].find(r => r.querySelector('a[data-address="`+c.holder2.Hex()+`"]') && r.cells[1].textContent === "EMBER");
+		return tr ? [...tr.cells].slice(2).map(td => td.textContent + "|" + (td.querySelector(".amount") ? td.querySelector(".amount").title : "")) : [];
+	})()`))
+	before, err := n.Eth.BalanceAt(ctx(t), c.holder2, new(big.Int).Sub(r.BlockNumber, big.NewInt(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Three 1-wei sends share the block; this tx is the third: before it
+	// the two others had landed.
+	was, is := new(big.Int).Add(before, big.NewInt(2)), new(big.Int).Add(before, big.NewInt(3))
+	want := []string{coinText(was) + "|" + weiText(was), coinText(is) + "|" + weiText(is), "0.000000000000000001 EMBER|1 wei"}
+	if strings.Join(row, ",") != strings.Join(want, ",") {
+		t.Errorf("holder2's state change %q, want %q", row, want)
+	}
+	br.noErrors(t, "amounts")
 }

@@ -70,12 +70,15 @@ export const decCoin = (d) => { if (d == null) return "—"; const [raw, places]
 // pct writes a decimal fraction (a rate, a share) as an exact percentage.
 export const pct = (d) => { if (d == null) return "—"; const [raw, places] = decRaw(d); return units(raw, places - 2) + "%"; };
 
-export const coin = (wei) => wei == null ? "—" : units(wei) + " " + COIN;
+// coin shows wei in coins (EMBER), exactly; the wei amount is its hover
+// title and data-wei (Etherscan's "value in wei" detail).
+export const coin = (wei) => wei == null ? "—" : amount(units(wei) + " " + COIN, wei);
+const amount = (text, wei) => h("span", { class: "amount", title: group(BigInt(wei).toString()) + " wei", "data-wei": BigInt(wei).toString() }, text);
 export const group = (s) => String(s).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 export const num = (v) => v == null ? "—" : group(v);
 
 // gwei writes wei as Gwei, exactly.
-export const gwei = (wei) => wei == null ? "—" : units(wei, 9) + " Gwei";
+export const gwei = (wei) => wei == null ? "—" : amount(units(wei, 9) + " Gwei", wei);
 
 // ago is how long ago an ISO time was, as "12 s ago", "3 min ago",
 // "5 h ago", "2 d ago".

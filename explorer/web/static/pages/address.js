@@ -108,7 +108,7 @@ async function balanceHistory(base) {
     changes.items.length ? table([
       ["Block", (x) => blockLink(x.block_number)],
       ["Tx", (x) => x.transaction_hash ? txLink(x.transaction_hash) : "—"],
-      ["Change", (x) => (BigInt(x.delta) > 0n ? "+" : "") + units(x.delta), "num"],
+      ["Change", (x) => [BigInt(x.delta) > 0n ? "+" : "", coin(x.delta)], "num"],
       ["Balance", (x) => coin(x.value), "num"],
     ], changes.items) : h("p", { class: "muted" }, "No balance changes."));
 }

@@ -34,7 +34,7 @@ export default async function tx([, hash]) {
       ["Transaction fee", coin(t.fee && t.fee.value), "fee"],
       ["Gas price", gwei(t.gas_price), "gas-price"],
       ["Gas used / limit", num(t.gas_used) + " / " + num(t.gas_limit), "gas"],
-      t.max_fee_per_gas != null ? ["Max fee / priority fee", gwei(t.max_fee_per_gas) + " / " + gwei(t.max_priority_fee_per_gas), "max-fees"] : null,
+      t.max_fee_per_gas != null ? ["Max fee / priority fee", [gwei(t.max_fee_per_gas), " / ", gwei(t.max_priority_fee_per_gas)], "max-fees"] : null,
       ["Burnt fee", coin(t.transaction_burnt_fee), "burnt-fee"],
       ["Nonce", String(t.nonce), "nonce"],
       ["Type", String(t.type) + " (" + (t.transaction_types || []).join(", ") + ")", "type"],
@@ -162,10 +162,16 @@ const txTransferCols = [
 const stateCols = [
   ["Address", (c) => addr(c.address)],
   ["Kind", (c) => c.type === "coin" ? "EMBER" : (c.token && (c.token.symbol || c.token.name)) || "token"],
-  ["Before", (c) => c.balance_before == null ? "—" : units(c.balance_before, c.type === "coin" ? 18 : (c.token && c.token.decimals) || 0), "num"],
-  ["After", (c) => c.balance_after == null ? "—" : units(c.balance_after, c.type === "coin" ? 18 : (c.token && c.token.decimals) || 0), "num"],
-  ["Change", (c) => Array.isArray(c.change) ? c.change.map((x) => x.direction + " #" + x.total.token_id).join(", ") : units(c.change, c.type === "coin" ? 18 : (c.token && c.token.decimals) || 0), "num"],
+  ["Before", (c) => c.balance_before == null ? "—" : stateAmount(c, c.balance_before), "num"],
+  ["After", (c) => c.balance_after == null ? "—" : stateAmount(c, c.balance_after), "num"],
+  ["Change", (c) => Array.isArray(c.change) ? c.change.map((x) => x.direction + " #" + x.total.token_id).join(", ") : stateAmount(c, c.change), "num"],
 ];
+
+// stateAmount is a state change's amount: coins in EMBER (wei on hover),
+// tokens in the token's units.
+function stateAmount(c, v) {
+  return c.type === "coin" ? coin(v) : units(v, (c.token && c.token.decimals) || 0);
+}
 
 // callTree nests the raw trace's frames by their traceAddress.
 async function callTree(hash) {
@@ -181,7 +187,7 @@ async function callTree(hash) {
     const value = a.value || a.balance;
     const li = h("li", { "data-depth": f.traceAddress.length },
       h("code", {}, kind), " ", namedAddr(a.from || a.address), " → ", to ? namedAddr(to) : "—",
-      value && BigInt(value) > 0n ? " " + units(BigInt(value).toString()) + " EMBER" : "",
+      value && BigInt(value) > 0n ? [" ", coin(BigInt(value).toString())] : "",
       f.error ? h("span", { class: "bad" }, " ✗ " + f.error) : "");
     const sub = h("ul", { class: "tree" });
     li.append(sub);
