@@ -1,11 +1,16 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"reflect"
 	"math/big"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -84,6 +89,12 @@ func buildUsersChain(t *testing.T, n *Node) *usersChain {
 	return c
 }
 
+// waitText waits until sel's text is want (a status an async handler sets).
+func waitText(t *testing.T, br *browser, sel, want string) {
+	t.Helper()
+	get(t, br, "wait for "+sel+" to read "+want, chromedp.Poll[bool](fmt.Sprintf(`(document.querySelector(%q) || {}).textContent === %q`, sel, want)))
+}
+
 // shortHash is lib.js's short(): the first 10 and last 6 characters.
 func shortHash(s string) string { return s[:10] + "…" + s[len(s)-6:] }
 
@@ -100,6 +111,7 @@ func TestExplorerUsersWeb(t *testing.T) {
 	t.Run("holdings", func(t *testing.T) { checkUsersHoldings(t, n, br, base, c) })
 	t.Run("gas tracker", func(t *testing.T) { checkUsersGas(t, n, br, base, c) })
 	t.Run("amounts", func(t *testing.T) { checkUsersAmounts(t, n, br, base, c) })
+	t.Run("wallets", func(t *testing.T) { checkUsersWallets(t, n, br, base, c) })
 }
 
 // checkUsersNames: verified contracts are named and badged where an
@@ -338,4 +350,122 @@ func checkUsersAmounts(t *testing.T, n *Node, br *browser, base string, c *users
 		t.Errorf("holder2's state change %q, want %q", row, want)
 	}
 	br.noErrors(t, "amounts")
+}
+
+// fakeWalletsJS injects an EIP-1193 wallet and Keplr that record every
+// request object as the page made it. The EIP-1193 one answers
+// eth_requestAccounts with %[1]q and forwards the rest (eth_sendTransaction
+// from that keyring account) to the node at %[2]q.
+const fakeWalletsJS = `window.walletRequests = []; window.keplrCalls = [];
+window.ethereum = { request: async (r) => {
+  window.walletRequests.push(JSON.parse(JSON.stringify(r)));
+  if (r.method === "eth_requestAccounts") return [%[1]q];
+  if (r.method === "wallet_addEthereumChain") return null;
+  const res = await fetch(%[2]q, { method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: r.method, params: r.params || [] }) });
+  const j = await res.json();
+  if (j.error) throw new Error(j.error.message);
+  return j.result;
+} };
+window.keplr = {
+  experimentalSuggestChain: async (c) => { window.keplrCalls.push(["experimentalSuggestChain", JSON.parse(JSON.stringify(c))]); },
+  enable: async (id) => { window.keplrCalls.push(["enable", id]); },
+};`
+
+// checkUsersWallets: connect a wallet (the header's button; the write
+// forms send from that account), and add the chain to MetaMask and Keplr
+// with exactly the request objects those wallets take.
+func checkUsersWallets(t *testing.T, n *Node, br *browser, base string, c *usersChain) {
+	from := devKeys[5].Address // unlocked in the dev keyring: eth_sendTransaction signs
+	added := get(t, br, "inject wallets", chromedp.Action[*page.AddScriptToEvaluateOnNewDocumentResult](func(ctx context.Context, tg *chromedp.Target) (*page.AddScriptToEvaluateOnNewDocumentResult, error) {
+		r, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: fmt.Sprintf(fakeWalletsJS, strings.ToLower(from.Hex()), "http://"+n.HTTP)})
+		return &r, err
+	}))
+	defer br.run(t, "remove wallets", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.RemoveScriptToEvaluateOnNewDocument, page.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: added.Identifier})
+		return err
+	}))
+	requests := func(t *testing.T, what string) []any {
+		return get(t, br, what, chromedp.Evaluate[[]any](`window.walletRequests`))
+	}
+
+	// Connect from the header, then write approve(spender, 9) from the
+	// contract page: sent from the connected account, asked for once.
+	br.open(t, base+"/address/"+c.token.Hex()+"#contract")
+	br.expect(t, "#connect-wallet", "Connect wallet")
+	br.run(t, "connect button in the write methods", chromedp.WaitVisible(chromedp.CSS(`[data-field="write-from"] button[data-action="connect"]`)))
+	br.run(t, "connect", chromedp.Click(chromedp.CSS("#connect-wallet")), chromedp.WaitVisible(chromedp.CSS(`#connect-wallet[data-account]`)))
+	br.expect(t, "#connect-wallet", shortHash(strings.ToLower(from.Hex())))
+	br.expect(t, `[data-field="write-account"]`, strings.ToLower(from.Hex()))
+	spender := common.HexToAddress("0x00000000000000000000000000000000005e9de9")
+	sel := `#write-methods [data-method="approve"]`
+	br.run(t, "approve through the wallet",
+		chromedp.SendKeys(chromedp.CSS(sel+` input[name="arg0"]`), spender.Hex()),
+		chromedp.SendKeys(chromedp.CSS(sel+` input[name="arg1"]`), "9"),
+		chromedp.Click(chromedp.CSS(sel+` button[type="submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(sel+` [data-field="result"] a`)))
+	hash := common.HexToHash(br.text(t, sel+` [data-field="result"] a`))
+	if r := n.WaitReceipt(t, hash); r.Status != 1 {
+		t.Fatalf("approve from the page failed: %+v", r)
+	}
+	if got := n.viewUint(t, contracts.MustLoad("EmberToken"), c.token, "allowance", from, spender); got.Int64() != 9 {
+		t.Errorf("allowance after the page's approve: %v, want 9", got)
+	}
+	data, _ := contracts.MustLoad("EmberToken").ABI.Pack("approve", spender, big.NewInt(9))
+	wantReqs := []any{
+		map[string]any{"method": "eth_requestAccounts"},
+		map[string]any{"method": "eth_sendTransaction", "params": []any{map[string]any{
+			"from": strings.ToLower(from.Hex()), "to": c.token.Hex(), "data": "0x" + common.Bytes2Hex(data)}}},
+	}
+	if got := requests(t, "requests"); !reflect.DeepEqual(got, wantReqs) {
+		t.Errorf("wallet requests\n got %v\nwant %v", got, wantReqs)
+	}
+
+	// Add to MetaMask: EIP-3085's parameter.
+	chainID, err := n.Eth.ChainID(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := n.cometClient(t).Status(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cosmosID := st.NodeInfo.Network
+	name := "Ember (" + cosmosID + ")"
+	br.run(t, "add to MetaMask", chromedp.Click(chromedp.CSS("#add-metamask")))
+	waitText(t, br, "#wallet-status", "Added to MetaMask.")
+	got := requests(t, "add request")
+	wantAdd := map[string]any{"method": "wallet_addEthereumChain", "params": []any{map[string]any{
+		"chainId": "0x" + chainID.Text(16), "chainName": name, "rpcUrls": []any{"http://" + n.HTTP},
+		"nativeCurrency":    map[string]any{"name": "Ember", "symbol": "EMBER", "decimals": float64(18)},
+		"blockExplorerUrls": []any{base},
+	}}}
+	if len(got) != 3 || !reflect.DeepEqual(got[2], wantAdd) {
+		t.Errorf("wallet_addEthereumChain request\n got %v\nwant %v", got, wantAdd)
+	}
+
+	// Add to Keplr: coin type 60 and Ethermint's features, so Keplr's
+	// address of a mnemonic is the node's (ember1… of the same key).
+	br.run(t, "add to Keplr", chromedp.Click(chromedp.CSS("#add-keplr")))
+	waitText(t, br, "#wallet-status", "Added to Keplr.")
+	calls := get(t, br, "keplr calls", chromedp.Evaluate[[]any](`window.keplrCalls`))
+	currency := map[string]any{"coinDenom": "EMBER", "coinMinimalDenom": denom, "coinDecimals": float64(18)}
+	wantKeplr := []any{
+		[]any{"experimentalSuggestChain", map[string]any{
+			"chainId": cosmosID, "chainName": name, "rpc": "http://" + n.CometRPC, "rest": "http://" + n.REST,
+			"bip44": map[string]any{"coinType": float64(60)},
+			"bech32Config": map[string]any{
+				"bech32PrefixAccAddr": "ember", "bech32PrefixAccPub": "emberpub",
+				"bech32PrefixValAddr": "embervaloper", "bech32PrefixValPub": "embervaloperpub",
+				"bech32PrefixConsAddr": "embervalcons", "bech32PrefixConsPub": "embervalconspub",
+			},
+			"currencies": []any{currency}, "feeCurrencies": []any{currency}, "stakeCurrency": currency,
+			"features": []any{"eth-address-gen", "eth-key-sign"},
+		}},
+		[]any{"enable", cosmosID},
+	}
+	if !reflect.DeepEqual(calls, wantKeplr) {
+		t.Errorf("Keplr calls\n got %v\nwant %v", calls, wantKeplr)
+	}
+	br.noErrors(t, "wallets")
 }

@@ -2,6 +2,7 @@
 // module renders into <main> from the /api/v2 JSON.
 import { ApiError, h, render } from "./lib.js";
 import { searchBox } from "./search.js";
+import { connectButton, addNetworkButtons } from "./wallet.js";
 
 const toggle = document.getElementById("theme-toggle");
 toggle.addEventListener("click", () => {
@@ -20,6 +21,10 @@ if (headerSearch) {
   const q = location.pathname === "/search-results" ? new URLSearchParams(location.search).get("q") || "" : "";
   headerSearch.replaceWith(searchBox(q));
 }
+
+// Wallets: connect (header), add this network (footer).
+toggle.before(connectButton());
+document.querySelector("footer").append(h("p", {}, addNetworkButtons()));
 
 // Mark the current section in the navigation.
 for (const a of document.querySelectorAll("header nav a")) {

@@ -5,6 +5,7 @@
 import { api, h, fields, num, rpc, prefix, bech32Decode } from "./lib.js";
 import { encodeCall, decodeOutputs, parseArg, revertMessage, typeName } from "./abi.js";
 import { highlight } from "./highlight.js";
+import { connected, connectWallet, onConnect } from "./wallet.js";
 
 async function ethCall(to, data) {
   try {
@@ -67,12 +68,27 @@ export async function contractPanel(a) {
     h("h2", {}, "Read methods"),
     h("div", { id: "read-methods" }, reads.length ? reads.map((m) => methodForm(a.hash, m, true)) : h("p", { class: "muted" }, "None.")),
     h("h2", {}, "Write methods"),
-    h("p", { class: "muted" }, window.ethereum ? "Sent through your wallet." : "Connect a browser wallet (EIP-1193) to send these."),
+    writeHeader(),
     h("div", { id: "write-methods" }, writes.filter((m) => m.type === "function").map((m) => methodForm(a.hash, m, false))),
     h("h2", {}, "Source code"),
     sources.filter((s) => s.source_code).map((s) => h("section", {}, h("h3", { class: "mono" }, s.file_path), highlight(s.source_code))),
     h("h2", {}, "ABI"),
     h("pre", { tabindex: "0", "data-field": "abi" }, JSON.stringify(sc.abi, null, 2)));
+}
+
+// writeHeader says who the write methods send from: the connected
+// account, or a button connecting the wallet.
+function writeHeader() {
+  const p = h("p", { class: "muted", "data-field": "write-from" });
+  const show = () => {
+    const a = connected();
+    if (a) return p.replaceChildren("Sent from ", h("span", { class: "mono hash", "data-field": "write-account" }, a), " through your wallet.");
+    p.replaceChildren(window.ethereum ? "Sent through your wallet. " : "Connect a browser wallet (EIP-1193) to send these. ",
+      h("button", { type: "button", "data-action": "connect", onclick: () => connectWallet().then(show, (e) => p.replaceChildren(h("span", { class: "error" }, e.message))) }, "Connect wallet"));
+  };
+  show();
+  onConnect(show);
+  return p;
 }
 
 // methodForm is one method with an input per argument and its result.
@@ -97,8 +113,7 @@ function methodForm(to, m, read) {
           const out = await ethCall(to, data);
           result.textContent = decodeOutputs(m.outputs || [], out).join(", ");
         } else {
-          if (!window.ethereum) throw new Error("no wallet: install or enable an EIP-1193 wallet");
-          const [from] = await window.ethereum.request({ method: "eth_requestAccounts" });
+          const from = connected() || await connectWallet();
           const tx = { from, to, data };
           if (valueIn && valueIn.value) tx.value = "0x" + BigInt(valueIn.value).toString(16);
           const hash = await window.ethereum.request({ method: "eth_sendTransaction", params: [tx] });

@@ -11,7 +11,8 @@ export default async function token([, hash]) {
     ["Holder", (x) => addr(x.address)],
     nft && t.type === "ERC-1155" ? ["Token id", (x) => x.token_id == null ? "—" : h("a", { href: "/token/" + t.address_hash + "/instance/" + x.token_id }, "#" + x.token_id)] : null,
     ["Balance", (x) => units(x.value, t.decimals ?? 0), "num"],
-    ["Share", (x) => share(x.value, t.total_supply), "num"],
+    // An ERC-1155 holder holds one id, whose supply is not the token's.
+    t.type === "ERC-1155" ? null : ["Share", (x) => share(x.value, t.total_supply), "num"],
   ].filter(Boolean);
   render((t.name || short(t.address_hash)) + (t.symbol ? " (" + t.symbol + ")" : ""),
     h("div", { class: "card" }, fields([
