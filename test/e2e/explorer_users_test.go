@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"math/big"
+	"reflect"
 	"strings"
 	"testing"
 
