@@ -112,6 +112,7 @@ func TestExplorerUsersWeb(t *testing.T) {
 	t.Run("gas tracker", func(t *testing.T) { checkUsersGas(t, n, br, base, c) })
 	t.Run("amounts", func(t *testing.T) { checkUsersAmounts(t, n, br, base, c) })
 	t.Run("wallets", func(t *testing.T) { checkUsersWallets(t, n, br, base, c) })
+	t.Run("phone", func(t *testing.T) { checkUsersPhone(t, br, base, c) })
 }
 
 // checkUsersNames: verified contracts are named and badged where an
@@ -468,4 +469,101 @@ func checkUsersWallets(t *testing.T, n *Node, br *browser, base string, c *users
 		t.Errorf("Keplr calls\n got %v\nwant %v", calls, wantKeplr)
 	}
 	br.noErrors(t, "wallets")
+}
+
+// midWordJS lists the words (letters only, two or more) of the page's
+// text that wrap across lines; hashes, code and addresses may break
+// anywhere and are left out.
+const midWordJS = `(() => {
+  const bad = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n; (n = walker.nextNode());) {
+    const el = n.parentElement;
+    if (!el || el.closest(".hash, .mono, code, pre, svg, script, style, noscript, [data-address], input, textarea, select, title")) continue;
+    for (const m of n.data.matchAll(/[A-Za-z]{2,}/g)) {
+      const r = document.createRange();
+      r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+      const tops = new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top)));
+      if (tops.size > 1) bad.push(m[0] + " (in " + el.tagName.toLowerCase() + (el.dataset.field ? "[data-field=" + el.dataset.field + "]" : "") + ")");
+    }
+  }
+  return bad;
+})()`
+
+// chartFontJS is the smallest rendered size, in CSS px, of the charts'
+// labels on the page (0 when it has none).
+const chartFontJS = `Math.min(...[...document.querySelectorAll("svg.chart text")].map((e) =>
+  parseFloat(getComputedStyle(e).fontSize) * e.ownerSVGElement.getScreenCTM().a), Infinity)`
+
+// checkUsersPhone: at 390 px every page (each tab of the tx and address
+// pages too) fits the screen without horizontal scrolling, breaks no
+// word across lines, keeps its chart labels at 10 px or more, and
+// collapses the menu behind its button.
+func checkUsersPhone(t *testing.T, br *browser, base string, c *usersChain) {
+	br.run(t, "phone", chromedp.EmulateViewport(390, 844))
+	defer br.run(t, "desktop", chromedp.EmulateViewport(1280, 900))
+	pages := []string{"/", "/blocks", "/txs", "/tokens", "/verified-contracts", "/validators", "/gas-tracker",
+		"/block/" + c.run.BlockNumber.String(), "/tx/" + c.approve.TxHash.Hex(), "/tx/" + c.run.TxHash.Hex(),
+		"/address/" + c.a.Address.Hex(), "/address/" + c.tracee.Hex(), "/address/" + c.token.Hex(),
+		"/token/" + c.token.Hex(), "/search-results?q=Ember", "/address/" + c.holder1.Hex()}
+	check := func(t *testing.T, what string) {
+		t.Helper()
+		// A phone's scrollbars overlay the page: its width is the
+		// viewport's, 390.
+		if w := get(t, br, "scroll width", chromedp.Evaluate[int](`document.scrollingElement.scrollWidth`)); w > 390 {
+			// What sticks out: the text (a word too long for its box) whose
+			// line reaches past the screen, outside any scrolling box.
+			wide := get(t, br, "wide text", chromedp.Evaluate[[]string](`(() => {
+				const out = [], max = 391;
+				const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+				for (let n; (n = walker.nextNode());) {
+					let clipped = false;
+					for (let p = n.parentElement; p && !clipped; p = p.parentElement) clipped = getComputedStyle(p).overflowX !== "visible";
+					const r = document.createRange(); r.selectNodeContents(n);
+					const box = n.nodeType === 1 ? n.getBoundingClientRect() : r.getBoundingClientRect();
+					const el = n.nodeType === 1 ? n : n.parentElement;
+					if (!clipped && box.right > max) out.push(el.tagName + "." + el.className + ": " + (n.nodeType === 1 ? "" : n.data.slice(0, 50)));
+				}
+				return out.slice(0, 8);
+			})()`))
+			t.Errorf("%s at 390 px: scrollWidth %d; sticking out: %q", what, w, wide)
+		}
+		if bad := get(t, br, "mid-word breaks", chromedp.Evaluate[[]string](midWordJS)); len(bad) > 0 {
+			t.Errorf("%s at 390 px: words broken across lines: %q", what, bad)
+		}
+	}
+	for _, p := range pages {
+		br.open(t, base+p)
+		check(t, p)
+		for _, id := range get(t, br, "tabs", chromedp.Evaluate[[]string](`[...document.querySelectorAll('[role="tab"]')].map(b => b.id)`)) {
+			panel := "#panel-" + strings.TrimPrefix(id, "tab-")
+			br.run(t, p+" "+id, chromedp.Click(chromedp.CSS("#"+id)), chromedp.WaitVisible(chromedp.CSS(panel)),
+				chromedp.WaitNotPresent(chromedp.CSS(panel+` [role="status"], `+panel+` [aria-busy="true"]`)))
+			check(t, p+"#"+strings.TrimPrefix(id, "tab-"))
+			if id == "tab-coin-balance-history" {
+				if px := get(t, br, "balance chart font", chromedp.Evaluate[float64](chartFontJS)); px < 10 {
+					t.Errorf("%s balance chart labels at %.1f px", p, px)
+				}
+			}
+		}
+	}
+	br.open(t, base+"/")
+	br.run(t, "home chart", chromedp.WaitVisible(chromedp.CSS("#tx-chart svg.chart")))
+	if px := get(t, br, "home chart font", chromedp.Evaluate[float64](chartFontJS)); px < 10 {
+		t.Errorf("home chart labels at %.1f px", px)
+	}
+	// The menu: hidden behind "Menu" until opened.
+	visible := func() bool {
+		return get(t, br, "menu shown", chromedp.Evaluate[bool](`document.querySelector('#main-menu a[href="/blocks"]').getClientRects().length > 0`))
+	}
+	br.expect(t, "#menu-toggle", "Menu")
+	if visible() {
+		t.Error("the menu's links show at 390 px before the menu is opened")
+	}
+	br.run(t, "open the menu", chromedp.Click(chromedp.CSS("#menu-toggle")))
+	if !visible() || br.attrs(t, "#menu-toggle", "aria-expanded")[0] != "true" {
+		t.Error("the menu did not open")
+	}
+	br.shot(t, "users-phone-menu")
+	br.noErrors(t, "phone")
 }

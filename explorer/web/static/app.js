@@ -22,6 +22,13 @@ if (headerSearch) {
   headerSearch.replaceWith(searchBox(q));
 }
 
+// The menu: collapsed behind its button at phone width (style.css).
+const menuToggle = document.getElementById("menu-toggle");
+menuToggle.addEventListener("click", () => {
+  const open = document.querySelector("header.top").classList.toggle("open");
+  menuToggle.setAttribute("aria-expanded", String(open));
+});
+
 // Wallets: connect (header), add this network (footer).
 toggle.before(connectButton());
 document.querySelector("footer").append(h("p", {}, addNetworkButtons()));

@@ -71,7 +71,7 @@ export async function contractPanel(a) {
     writeHeader(),
     h("div", { id: "write-methods" }, writes.filter((m) => m.type === "function").map((m) => methodForm(a.hash, m, false))),
     h("h2", {}, "Source code"),
-    sources.filter((s) => s.source_code).map((s) => h("section", {}, h("h3", { class: "mono" }, s.file_path), highlight(s.source_code))),
+    sources.filter((s) => s.source_code).map((s) => h("section", {}, h("h3", { class: "mono hash" }, s.file_path), highlight(s.source_code))),
     h("h2", {}, "ABI"),
     h("pre", { tabindex: "0", "data-field": "abi" }, JSON.stringify(sc.abi, null, 2)));
 }
