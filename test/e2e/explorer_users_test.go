@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"os"
+	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -35,6 +38,7 @@ type usersChain struct {
 	firstOfA       *types.Receipt // a's first transaction (the token's deployment)
 	traceeCreation *types.Receipt
 	tipped         *types.Receipt // the last of three sends in one block tipping 1, 2 and 5 gwei
+	twin           common.Address // another Tracee, unverified
 }
 
 func buildUsersChain(t *testing.T, n *Node) *usersChain {
@@ -82,6 +86,7 @@ func buildUsersChain(t *testing.T, n *Node) *usersChain {
 	mustCall(t, n, &null, "evm_mine")
 	mustCall(t, n, &null, "evm_setAutomine", true)
 	c.tipped = n.WaitReceipt(t, sends[2].Hash())
+	c.twin = n.deploy(t, devKeys[4], tracee) // left unverified: the verify form's
 	c.approve = n.call(t, c.a, c.token, erc20, "approve", c.tracee, big.NewInt(5))
 	n.call(t, c.a, c.token, erc20, "transfer", c.holder1, c.sent1)
 	c.lastTransfer = n.call(t, c.a, c.token, erc20, "transfer", c.holder2, c.sent2)
@@ -113,6 +118,7 @@ func TestExplorerUsersWeb(t *testing.T) {
 	t.Run("amounts", func(t *testing.T) { checkUsersAmounts(t, n, br, base, c) })
 	t.Run("wallets", func(t *testing.T) { checkUsersWallets(t, n, br, base, c) })
 	t.Run("phone", func(t *testing.T) { checkUsersPhone(t, br, base, c) })
+	t.Run("verify methods", func(t *testing.T) { checkUsersVerifyForm(t, n, br, base, c) })
 }
 
 // checkUsersNames: verified contracts are named and badged where an
@@ -566,4 +572,62 @@ func checkUsersPhone(t *testing.T, br *browser, base string, c *usersChain) {
 	}
 	br.shot(t, "users-phone-menu")
 	br.noErrors(t, "phone")
+}
+
+// checkUsersVerifyForm: the verification form sends standard-JSON input
+// (a file) and flattened code (a JSON body) to their endpoints; this node
+// has no [explorer] solc, so the API's answer, shown on the page, is the
+// refusal it gives after reading the request (the contract found in the
+// sources), and the contract stays unverified.
+func checkUsersVerifyForm(t *testing.T, n *Node, br *browser, base string, c *usersChain) {
+	tracee := contracts.MustLoad("Tracee")
+	noSolc := "Verification failed: this verification compiles the sources, and the explorer has no compiler configured ([explorer] solc)"
+	choose := func(method string) {
+		br.run(t, "choose "+method, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const s = document.getElementById("verify-method"); s.value = %q; s.dispatchEvent(new Event("change")); })()`, method)))
+	}
+	setValue := func(id, v string) {
+		b, _ := json.Marshal(v)
+		br.run(t, "fill "+id, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.getElementById(%q).value = %s`, id, b)))
+	}
+	br.open(t, base+"/address/"+c.twin.Hex()+"#contract")
+	br.expect(t, `p[data-field="verified"]`, "This contract's source is not verified.")
+
+	// Flattened: Tracee.sol's text in the textarea.
+	choose("flattened-code")
+	br.run(t, "flattened fields", chromedp.WaitVisible(chromedp.CSS("#verify-source")), chromedp.WaitNotVisible(chromedp.CSS("#verify-files")))
+	setValue("verify-compiler", "v0.8.28+commit.7893614a")
+	setValue("verify-name", "Tracee")
+	setValue("verify-source", tracee.Sources["Tracee.sol"])
+	br.run(t, "submit flattened", chromedp.Click(chromedp.CSS(`#verify-files ~ button[type="submit"]`)))
+	waitText(t, br, `[data-field="verify-result"]`, noSolc)
+
+	// Standard-JSON input: one file.
+	sources := map[string]any{}
+	for p, src := range tracee.Sources {
+		sources[p] = map[string]string{"content": src}
+	}
+	input, _ := json.Marshal(map[string]any{"language": "Solidity", "sources": sources, "settings": map[string]any{"optimizer": map[string]any{"enabled": true, "runs": 200}}})
+	file := filepath.Join(t.TempDir(), "input.json")
+	if err := os.WriteFile(file, input, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	choose("standard-input")
+	br.run(t, "standard fields", chromedp.WaitVisible(chromedp.CSS("#verify-files")), chromedp.WaitNotVisible(chromedp.CSS("#verify-source")))
+	setValue("verify-name", "Nothing")
+	br.run(t, "submit standard input", chromedp.SetUploadFiles(chromedp.CSS("#verify-files"), []string{file}),
+		chromedp.Click(chromedp.CSS(`#verify-files ~ button[type="submit"]`)))
+	waitText(t, br, `[data-field="verify-result"]`, "Verification failed: no source declares contract Nothing")
+	setValue("verify-name", "Tracee")
+	br.run(t, "submit again", chromedp.Click(chromedp.CSS(`#verify-files ~ button[type="submit"]`)))
+	waitText(t, br, `[data-field="verify-result"]`, noSolc)
+
+	var sc struct {
+		Verified *bool `json:"is_verified"`
+	}
+	n.explorerJSON(t, nil, "", "/api/v2/smart-contracts/"+c.twin.Hex(), &sc)
+	if sc.Verified == nil || *sc.Verified {
+		t.Errorf("the twin's is_verified is %v after refusals", sc.Verified)
+	}
+	// The refusals are 422s the page shows; the browser logs them.
+	br.noErrors(t, "verify methods", regexp.MustCompile(`status of 422`))
 }

@@ -128,20 +128,57 @@ function methodForm(to, m, read) {
     form, result);
 }
 
-// verifyForm uploads the Solidity metadata JSON and the sources it names
-// (Sourcify's way): the explorer recompiles nothing for a metadata match.
+// verifyForm verifies the contract by one of Blockscout's methods: solc's
+// metadata JSON and the sources it names (Sourcify's way: no compiler),
+// solc's standard-JSON input, or one flattened source file with its
+// settings (both compiled by the explorer's configured solc).
 function verifyForm(hash) {
   const files = h("input", { type: "file", multiple: true, name: "files", id: "verify-files", required: true });
-  const out = h("p", { "aria-live": "polite" });
+  const out = h("p", { "aria-live": "polite", "data-field": "verify-result" });
+  const field = (label, el) => h("label", { class: "verify-field" }, label, " ", el);
+  const method = h("select", { id: "verify-method", name: "method" },
+    h("option", { value: "sourcify-metadata" }, "Solidity metadata (metadata.json and its sources)"),
+    h("option", { value: "standard-input" }, "Standard-JSON input"),
+    h("option", { value: "flattened-code" }, "Flattened source (one file)"));
+  const compiler = h("input", { id: "verify-compiler", name: "compiler_version", placeholder: "v0.8.28+commit.7893614a" });
+  const name = h("input", { id: "verify-name", name: "contract_name", placeholder: "Name, or path/File.sol:Name" });
+  const source = h("textarea", { id: "verify-source", name: "source_code", rows: 8, placeholder: "// SPDX-License-Identifier: …" });
+  const optimize = h("input", { type: "checkbox", id: "verify-optimize", name: "is_optimization_enabled" });
+  const runs = h("input", { id: "verify-runs", name: "optimization_runs", value: "200", inputmode: "numeric" });
+  const evm = h("input", { id: "verify-evm", name: "evm_version", value: "default" });
+  const compiled = h("div", { class: "verify-compiled", hidden: true }, field("Compiler version", compiler), field("Contract name", name));
+  const flat = h("div", { class: "verify-flat", hidden: true }, field("Source", source), field("Optimization", optimize), field("Runs", runs), field("EVM version", evm));
+  const filesLabel = h("label", { for: "verify-files" }, "");
+  const show = () => {
+    const m = method.value;
+    compiled.hidden = m === "sourcify-metadata";
+    flat.hidden = m !== "flattened-code";
+    files.hidden = m === "flattened-code";
+    files.required = m !== "flattened-code";
+    files.multiple = m === "sourcify-metadata";
+    filesLabel.textContent = m === "sourcify-metadata" ? "The compiler's metadata.json and the source files it lists: "
+      : m === "standard-input" ? "The standard-JSON input file: " : "";
+  };
+  method.addEventListener("change", show);
+  show();
+  const request = () => {
+    const m = method.value, body = new FormData();
+    if (m === "flattened-code") {
+      return { headers: { "content-type": "application/json" }, body: JSON.stringify({
+        compiler_version: compiler.value.trim(), source_code: source.value, contract_name: name.value.trim(),
+        is_optimization_enabled: optimize.checked, optimization_runs: Number(runs.value), evm_version: evm.value.trim() || "default" }) };
+    }
+    if (m === "standard-input") { body.append("compiler_version", compiler.value.trim()); body.append("contract_name", name.value.trim()); }
+    [...files.files].forEach((f, i) => body.append(m === "standard-input" ? "files[" + i + "]" : "files", f, f.name));
+    return { body };
+  };
   return h("form", {
     class: "card",
     onsubmit: async (e) => {
       e.preventDefault();
-      const body = new FormData();
-      for (const f of files.files) body.append("files", f, f.name);
       out.textContent = "Verifying…";
       try {
-        const res = await fetch("/api/v2/smart-contracts/" + hash + "/verification/via/sourcify-metadata", { method: "POST", body });
+        const res = await fetch("/api/v2/smart-contracts/" + hash + "/verification/via/" + method.value, Object.assign({ method: "POST" }, request()));
         const j = await res.json().catch(() => ({}));
         if (!res.ok) throw new Error(j.message || res.statusText);
         out.textContent = j.message || "Verified.";
@@ -150,6 +187,7 @@ function verifyForm(hash) {
     },
   },
   h("h2", {}, "Verify this contract"),
-  h("label", { for: "verify-files" }, "The compiler's metadata.json and the source files it lists: "), files, " ",
+  field("Method", method), compiled, flat,
+  filesLabel, files, " ",
   h("button", { type: "submit" }, "Verify"), out);
 }
