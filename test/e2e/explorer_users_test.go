@@ -554,6 +554,13 @@ func checkUsersPhone(t *testing.T, br *browser, base string, c *usersChain) {
 		}
 	}
 	br.open(t, base+"/")
+	// The check sees a broken word: a narrow box breaking anywhere.
+	br.run(t, "a broken word", chromedp.Evaluate[chromedp.Void](`document.getElementById("main").append(Object.assign(document.createElement("p"), {id: "probe", textContent: "Transactions", className: "probe"}))`),
+		chromedp.Evaluate[chromedp.Void](`Object.assign(document.getElementById("probe").style, {width: "40px", wordBreak: "break-all"})`))
+	if bad := get(t, br, "probe", chromedp.Evaluate[[]string](midWordJS)); len(bad) != 1 || bad[0] != "Transactions (in p)" {
+		t.Errorf("the mid-word check found %q in a 40 px box breaking anywhere, want [Transactions (in p)]", bad)
+	}
+	br.run(t, "remove the probe", chromedp.Evaluate[chromedp.Void](`document.getElementById("probe").remove()`))
 	br.run(t, "home chart", chromedp.WaitVisible(chromedp.CSS("#tx-chart svg.chart")))
 	if px := get(t, br, "home chart font", chromedp.Evaluate[float64](chartFontJS)); px < 10 {
 		t.Errorf("home chart labels at %.1f px", px)
