@@ -459,6 +459,7 @@ func (n *Node) startExplorer() error {
 	if n.cfg.JSONRPC.Enable {
 		cfg.JSONRPCURL = "http://" + n.cfg.JSONRPC.Address
 	}
+	cfg.Chain = explorer.Chain(n.genesis.ChainID, n.state.Denom, n.cmtCfg.RPC.ListenAddress, n.cfg.REST.Enable, n.cfg.REST.Address)
 	svc, err := explorer.Start(cfg, n.home, src, n.state.Bech32Prefix, n.log.With("module", "explorer"))
 	if err != nil {
 		return fmt.Errorf("start explorer: %w", err)

@@ -47,6 +47,8 @@ func (h *handlers) contractRoutes(mux *http.ServeMux) {
 	for _, via := range []string{"sourcify-metadata", "sourcify"} {
 		mux.Handle("POST /api/v2/smart-contracts/{hash}/verification/via/"+via, h.serve(h.verifySourcifyMetadata))
 	}
+	mux.Handle("POST /api/v2/smart-contracts/{hash}/verification/via/standard-input", h.serve(h.verifyStandardInput))
+	mux.Handle("POST /api/v2/smart-contracts/{hash}/verification/via/flattened-code", h.serve(h.verifyFlattened))
 }
 
 // verifySourcifyMetadata verifies a contract from solc's metadata JSON and
@@ -56,6 +58,99 @@ func (h *handlers) contractRoutes(mux *http.ServeMux) {
 // must be the one in the deployed code's CBOR trailer and every source must
 // hash to the keccak256 the metadata lists. A refusal is a 422 saying why.
 func (h *handlers) verifySourcifyMetadata(r *request) (any, error) {
+	t, err := h.verifyTarget(r)
+	if err != nil {
+		return nil, err
+	}
+	files, err := uploadedFiles(r)
+	if err != nil {
+		return nil, err
+	}
+	vc, err := verify.VerifyCompiling(r.Context(), h.compiler(), t.code, t.creation, files)
+	return h.saveVerified(r, t.addr, vc, err)
+}
+
+// verifyStandardInput verifies a contract from solc's standard-JSON input
+// (Blockscout's form: multipart fields compiler_version, contract_name and
+// the input as a file), compiled by the configured compiler.
+func (h *handlers) verifyStandardInput(r *request) (any, error) {
+	t, err := h.verifyTarget(r)
+	if err != nil {
+		return nil, err
+	}
+	files, err := uploadedFiles(r)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) != 1 {
+		return nil, invalid("Send one file: the standard-JSON input")
+	}
+	var input []byte
+	for _, b := range files {
+		input = b
+	}
+	var version, name string
+	if r.MultipartForm != nil {
+		version, name = first(r.MultipartForm.Value["compiler_version"]), first(r.MultipartForm.Value["contract_name"])
+	}
+	if version == "" {
+		return nil, invalid("compiler_version is required")
+	}
+	vc, err := verify.VerifyStandardInput(r.Context(), h.compiler(), version, t.code, t.creation, input, name)
+	return h.saveVerified(r, t.addr, vc, err)
+}
+
+func first(v []string) string {
+	if len(v) == 0 {
+		return ""
+	}
+	return v[0]
+}
+
+// flattenedRequest is Blockscout's flattened-code body.
+type flattenedRequest struct {
+	CompilerVersion  string `json:"compiler_version"`
+	SourceCode       string `json:"source_code"`
+	ContractName     string `json:"contract_name"`
+	Optimization     bool   `json:"is_optimization_enabled"`
+	OptimizationRuns *int64 `json:"optimization_runs"`
+	EVMVersion       string `json:"evm_version"`
+	LicenseType      string `json:"license_type"`
+}
+
+// verifyFlattened verifies a contract from one (flattened) source file and
+// its compiler settings, compiled by the configured compiler.
+func (h *handlers) verifyFlattened(r *request) (any, error) {
+	t, err := h.verifyTarget(r)
+	if err != nil {
+		return nil, err
+	}
+	var body flattenedRequest
+	if err := json.NewDecoder(http.MaxBytesReader(nil, r.Body, maxVerifyBody)).Decode(&body); err != nil {
+		return nil, invalid("Invalid JSON body: " + err.Error())
+	}
+	if body.CompilerVersion == "" {
+		return nil, invalid("compiler_version is required")
+	}
+	runs := int64(200) // solc's default
+	if body.OptimizationRuns != nil {
+		runs = *body.OptimizationRuns
+	}
+	vc, err := verify.VerifyFlattened(r.Context(), h.compiler(), t.code, t.creation, &verify.Flattened{
+		CompilerVersion: body.CompilerVersion, Source: body.SourceCode, ContractName: body.ContractName,
+		Optimization: body.Optimization, Runs: runs, EVMVersion: body.EVMVersion,
+	})
+	return h.saveVerified(r, t.addr, vc, err)
+}
+
+// verifyTargetCode is the contract a verification request names: its
+// address, deployed code and creation input (nil when unknown).
+type verifyTargetCode struct {
+	addr           common.Address
+	code, creation []byte
+}
+
+func (h *handlers) verifyTarget(r *request) (*verifyTargetCode, error) {
 	addr, err := h.addressParam(r)
 	if err != nil {
 		return nil, err
@@ -70,26 +165,31 @@ func (h *handlers) verifySourcifyMetadata(r *request) (any, error) {
 	if h.b.Chain == nil {
 		return nil, invalid("verification needs the contract's code, which this explorer's source cannot read")
 	}
-	files, err := uploadedFiles(r)
-	if err != nil {
-		return nil, err
-	}
 	code, err := h.b.Chain.CodeAt(r.Context(), addr)
 	if err != nil {
 		return nil, err
 	}
-	var creation []byte
+	t := &verifyTargetCode{addr: addr, code: code}
 	if a.CreationTx != nil {
 		if tx, err := h.b.Store.Tx(r.Context(), *a.CreationTx); err == nil && tx.To == nil {
-			creation = tx.Input
+			t.creation = tx.Input
 		}
 	}
-	var compiler *verify.Compiler
-	if h.b.Solc != "" {
-		// Within the server's 60 s write timeout.
-		compiler = &verify.Compiler{Path: h.b.Solc, Timeout: 50 * time.Second}
+	return t, nil
+}
+
+// compiler is the configured solc, or nil.
+func (h *handlers) compiler() *verify.Compiler {
+	if h.b.Solc == "" {
+		return nil
 	}
-	vc, err := verify.VerifyCompiling(r.Context(), compiler, code, creation, files)
+	// Within the server's 60 s write timeout.
+	return &verify.Compiler{Path: h.b.Solc, Timeout: 50 * time.Second}
+}
+
+// saveVerified stores a verification's result, or answers its refusal
+// (422 with the reason).
+func (h *handlers) saveVerified(r *request, addr common.Address, vc *explorer.VerifiedContract, err error) (any, error) {
 	var refusal *verify.Refusal
 	if errors.As(err, &refusal) {
 		return nil, invalid("Verification failed: " + refusal.Reason)

@@ -215,6 +215,8 @@ func addressJSON(a *explorer.Address, hasLogs bool) *addressItem {
 		Reputation:      "ok",
 		CoinBalance:     a.Balance.String(),
 		BalanceBlock:    a.BalanceBlock,
+		FirstSeen:       a.FirstSeen,
+		LastSeen:        a.LastSeen,
 		HasLogs:         hasLogs,
 		HasValidated:    a.BlocksValidated > 0,
 	}

@@ -170,6 +170,7 @@ var goldenPaths = map[string]string{
 	"err_unknown_tx":            "/api/v2/transactions/" + hashOf("nothing", 0).Hex(),
 	"err_bad_cursor":            "/api/v2/transactions?block_number=x",
 	"err_unknown_route":         "/api/v2/nothing",
+	"config_chain":              "/api/v2/config/chain",
 }
 
 // TestHandlersGolden checks every answer byte for byte against the one kept

@@ -48,9 +48,17 @@ func (h *handlers) internalPage(ctx context.Context, rows []explorer.InternalTx,
 		if err != nil {
 			return nil, err
 		}
+		// Verified contracts carry their names, as the tx page's To does.
+		_, names, err := h.abisOf(ctx, addrs)
+		if err != nil {
+			return nil, err
+		}
 		items := make([]*internalTxItem, len(rows))
 		for i := range rows {
 			items[i] = internalTxJSON(&rows[i], c)
+			markVerified(items[i].From, names)
+			markVerified(items[i].To, names)
+			markVerified(items[i].CreatedContract, names)
 		}
 		return items, nil
 	}, func(last *explorer.InternalTx, n uint64) any {

@@ -51,6 +51,7 @@ type addressItem struct {
 	Creator            *string          `json:"creator_address_hash"`
 	ENSDomainName      null             `json:"ens_domain_name"`
 	ExchangeRate       null             `json:"exchange_rate"`
+	FirstSeen          uint64           `json:"first_seen_block_number"` // Ember's: the first block the address appeared in
 	HasWithdrawals     bool             `json:"has_beacon_chain_withdrawals"`
 	HasLogs            bool             `json:"has_logs"`
 	HasTokenTransfers  bool             `json:"has_token_transfers"`
@@ -61,6 +62,7 @@ type addressItem struct {
 	Implementations    []implementation `json:"implementations"`
 	IsContract         bool             `json:"is_contract"`
 	IsVerified         bool             `json:"is_verified"`
+	LastSeen           uint64           `json:"last_seen_block_number"` // Ember's: the last block the address appeared in
 	Name               *string          `json:"name"`
 	PrivateTags        emptyList        `json:"private_tags"`
 	ProxyType          *string          `json:"proxy_type"`

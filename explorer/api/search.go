@@ -40,13 +40,20 @@ func (h *handlers) find(ctx context.Context, q string) (*searchHit, error) {
 		if err != nil {
 			return nil, ignoreNotFound(err)
 		}
-		kind := "address"
+		hit := addressHit{Address: a.Hash.Hex(), AddressHash: a.Hash.Hex(), Reputation: "ok", Type: "address", URL: "/address/" + a.Hash.Hex()}
 		if a.IsContract {
-			kind = "contract"
+			hit.Type = "contract"
+			// A verified contract's name, as Blockscout's search gives it:
+			// the pages name addresses they only know the hash of by it.
+			_, names, err := h.abisOf(ctx, []common.Address{addr})
+			if err != nil {
+				return nil, err
+			}
+			if name, ok := names[addr]; ok {
+				hit.ContractVerified, hit.Name = true, &name
+			}
 		}
-		return &searchHit{kind: "address", param: a.Hash.Hex(), item: addressHit{
-			Address: a.Hash.Hex(), AddressHash: a.Hash.Hex(), Reputation: "ok", Type: kind, URL: "/address/" + a.Hash.Hex(),
-		}}, nil
+		return &searchHit{kind: "address", param: a.Hash.Hex(), item: hit}, nil
 	}
 	if op, ok := h.parseOperator(q); ok {
 		// A validator's operator (embervaloper1…) is its account: the

@@ -27,6 +27,8 @@ type Backend struct {
 	// JSONRPCURL is the chain's JSON-RPC endpoint that /config/json-rpc-url
 	// tells wallets; "" answers null.
 	JSONRPCURL string
+	// Info is the Cosmos side's facts /config/chain tells wallets.
+	Info ChainInfo
 	// RefetchMetadata wakes the NFT metadata fetcher after an instance was
 	// queued again; nil when none runs.
 	RefetchMetadata func()
@@ -83,6 +85,7 @@ func Handler(b *Backend, log *slog.Logger) http.Handler {
 		"/api/v2/stats/charts/transactions":                    h.txChart,
 		"/api/v2/stats/charts/market":                          h.marketChart,
 		"/api/v2/config/json-rpc-url":                          h.jsonRPCURL,
+		"/api/v2/config/chain":                                 h.chainConfig,
 		"/health":                                              h.health,
 		"/api/v1/{layer}/blob":                                 h.dataAvailability,
 		"/api/v1/{layer}/l2BatchMetadata":                      h.dataAvailability,

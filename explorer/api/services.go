@@ -52,6 +52,12 @@ var ethRPCMethods = map[string]bool{
 	"eth_estimateGas": true,
 	"eth_chainId":     true,
 	"eth_blockNumber": true,
+	// The address page's balance of an address not indexed yet, and its
+	// nonce (Etherscan's "Nonce"): both read-only.
+	"eth_getBalance":          true,
+	"eth_getTransactionCount": true,
+	// The gas tracker's fee history.
+	"eth_feeHistory": true,
 }
 
 const (

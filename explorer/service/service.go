@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -28,6 +29,9 @@ type Config struct {
 	// (/api/v2/config/json-rpc-url); set by whoever starts the service, not
 	// from app.toml.
 	JSONRPCURL string `toml:"-"`
+	// Chain is the Cosmos side's chain id, denomination and endpoints the
+	// API tells wallets (/api/v2/config/chain); set like JSONRPCURL.
+	Chain api.ChainInfo `toml:"-"`
 	// IPFSGateway is the HTTP gateway NFT metadata at ipfs:// URIs is
 	// fetched through ("" = https://ipfs.io/ipfs/).
 	IPFSGateway string `toml:"ipfs-gateway"`
@@ -75,7 +79,7 @@ func Start(cfg Config, home string, src explorer.Source, prefix string, log *slo
 	ix := indexer.NewIndexer(src, st, log.With("part", "indexer"))
 	ix.Yield(IndexerYield)
 	meta := startMetadata(st, src, cfg.IPFSGateway, log) // service_tokens.go
-	srv, err := Serve(cfg.Address, &api.Backend{Store: st, Status: ix.Status, Prefix: prefix, Pending: src.Pending, JSONRPCURL: cfg.JSONRPCURL,
+	srv, err := Serve(cfg.Address, &api.Backend{Store: st, Status: ix.Status, Prefix: prefix, Pending: src.Pending, JSONRPCURL: cfg.JSONRPCURL, Info: cfg.Chain,
 		RefetchMetadata: meta.wake, Tracer: tracerOf(src), Chain: chainReaderOf(src), Solc: cfg.Solc}, log)
 	if err != nil {
 		st.Close()
@@ -155,4 +159,20 @@ func (s *Service) Stop() {
 func (s *Service) Status() (indexed, head uint64, ok bool) {
 	indexed, ok, head, _ = s.ix.Status()
 	return indexed, head, ok
+}
+
+// Chain is the ChainInfo of an in-process explorer: the CometBFT chain id,
+// the base denomination, CometBFT's RPC listen address (tcp://host:port,
+// spelled http:// as wallets reach it) and the REST gateway's when it runs.
+func Chain(chainID, denom, cometListen string, restEnabled bool, restAddr string) api.ChainInfo {
+	c := api.ChainInfo{CosmosChainID: chainID, Denom: denom}
+	if host, ok := strings.CutPrefix(cometListen, "tcp://"); ok {
+		c.CometRPCURL = "http://" + host
+	} else if strings.HasPrefix(cometListen, "http://") || strings.HasPrefix(cometListen, "https://") {
+		c.CometRPCURL = cometListen
+	}
+	if restEnabled {
+		c.RESTURL = "http://" + restAddr
+	}
+	return c
 }

@@ -140,7 +140,6 @@ func VerifyCompiling(ctx context.Context, c *Compiler, code, creation []byte, fi
 		byHash[crypto.Keccak256Hash(files[n])] = files[n]
 		byBase[path.Base(n)] = append(byBase[path.Base(n)], files[n])
 	}
-	sources := map[string]any{}
 	contents := map[string]string{}
 	for p, src := range meta.Sources {
 		var content []byte
@@ -156,15 +155,13 @@ func VerifyCompiling(ctx context.Context, c *Compiler, code, creation []byte, fi
 		default:
 			return nil, refuse("%s; source %s is missing", first, p)
 		}
-		sources[p] = map[string]any{"content": string(content)}
 		contents[p] = string(content)
 	}
 	var cfg map[string]any
 	if err := json.Unmarshal(meta.Settings, &cfg); err != nil {
 		return nil, refuse("metadata settings: %v", err)
 	}
-	var st settings // what the record shows of them
-	if err := json.Unmarshal(meta.Settings, &st); err != nil {
+	if err := json.Unmarshal(meta.Settings, new(settings)); err != nil {
 		return nil, refuse("metadata settings: %v", err)
 	}
 	target, _ := cfg["compilationTarget"].(map[string]any)
@@ -189,9 +186,44 @@ func VerifyCompiling(ctx context.Context, c *Compiler, code, creation []byte, fi
 		}
 		cfg["libraries"] = conv
 	}
+	in := &Input{Language: meta.Language, Sources: contents, Settings: cfg, File: targetFile, Name: targetName,
+		License: meta.Sources[targetFile].License}
+	return compileMatch(ctx, c, version, code, creation, in, first.Error()+"; ")
+}
+
+// Input is one solc standard-JSON compilation (language, sources,
+// settings) and the contract it is to produce.
+type Input struct {
+	Language   string
+	Sources    map[string]string // path → content
+	Settings   map[string]any    // solc's settings; outputSelection is set by the compilation
+	File, Name string            // the target contract: its source path and name
+	License    string            // the target's SPDX identifier ("" = read from its source)
+}
+
+// compileMatch compiles in with c (of version) and compares the target's
+// runtime code with the deployed code: equal is a full match, equal but
+// for the metadata trailers a partial one; immutables are masked. why
+// prefixes a refusal's reason.
+func compileMatch(ctx context.Context, c *Compiler, version string, code, creation []byte, in *Input, why string) (*explorer.VerifiedContract, error) {
+	cfg := map[string]any{}
+	for k, v := range in.Settings {
+		cfg[k] = v
+	}
+	targetFile, targetName := in.File, in.Name
+	sources := map[string]any{}
+	for p, content := range in.Sources {
+		sources[p] = map[string]any{"content": content}
+	}
+	contents := in.Sources
+	stJSON, _ := json.Marshal(in.Settings)
+	var st settings // what the record shows of them
+	if err := json.Unmarshal(stJSON, &st); err != nil {
+		return nil, refuse("settings: %v", err)
+	}
 	cfg["outputSelection"] = map[string]any{targetFile: map[string]any{targetName: []string{
 		"abi", "metadata", "evm.bytecode.object", "evm.deployedBytecode.object", "evm.deployedBytecode.immutableReferences"}}}
-	input, _ := json.Marshal(map[string]any{"language": meta.Language, "sources": sources, "settings": cfg})
+	input, _ := json.Marshal(map[string]any{"language": in.Language, "sources": sources, "settings": cfg})
 	out, err := c.run(ctx, input, "--standard-json")
 	if err != nil {
 		return nil, err
@@ -207,15 +239,15 @@ func VerifyCompiling(ctx context.Context, c *Compiler, code, creation []byte, fi
 	}
 	for _, e := range res.Errors {
 		if e.Severity == "error" {
-			return nil, refuse("%s; the sources do not compile: %s", first, strings.TrimSpace(e.FormattedMessage))
+			return nil, refuse("%sthe sources do not compile: %s", why, strings.TrimSpace(e.FormattedMessage))
 		}
 	}
 	ct, ok := res.Contracts[targetFile][targetName]
 	if !ok {
-		return nil, refuse("%s; the compilation has no %s in %s", first, targetName, targetFile)
+		return nil, refuse("%sthe compilation has no %s in %s", why, targetName, targetFile)
 	}
 	if strings.Contains(ct.EVM.DeployedBytecode.Object, "__$") {
-		return nil, refuse("%s; the contract links libraries, which verification does not support yet", first)
+		return nil, refuse("%sthe contract links libraries, which verification does not support yet", why)
 	}
 	runtime, err := hexutil.Decode("0x" + ct.EVM.DeployedBytecode.Object)
 	if err != nil {
@@ -231,19 +263,25 @@ func VerifyCompiling(ctx context.Context, c *Compiler, code, creation []byte, fi
 	}
 	full := bytes.Equal(runtime, deployed)
 	if !full && !bytes.Equal(stripTrailer(runtime), stripTrailer(deployed)) {
-		return nil, refuse("%s; and the sources compiled with solc %s do not produce the deployed bytecode", first, version)
+		return nil, refuse("%sthe sources compiled with solc %s do not produce the deployed bytecode", why, version)
 	}
 	// The record: what was compiled, with the compiler's own metadata.
-	vc = &explorer.VerifiedContract{
-		Name: targetName, Language: strings.ToLower(meta.Language), CompilerVersion: "v" + version,
-		ABI: string(ct.ABI), FilePath: targetFile, SourceCode: contents[targetFile], Settings: string(meta.Settings),
+	vc := &explorer.VerifiedContract{
+		Name: targetName, Language: strings.ToLower(in.Language), CompilerVersion: "v" + version,
+		ABI: string(ct.ABI), FilePath: targetFile, SourceCode: contents[targetFile], Settings: recordedSettings(ct.Metadata, stJSON),
 		Metadata: ct.Metadata, DeployedCode: code, CodeHash: crypto.Keccak256Hash(code), FullMatch: full,
 	}
 	vc.EVMVersion, vc.Optimization, vc.OptimizerRuns = st.EVMVersion, st.Optimizer.Enabled, st.Optimizer.Runs
 	if vc.EVMVersion == "" {
 		vc.EVMVersion = "default"
 	}
-	vc.LicenseType = licenseType(meta.Sources[targetFile].License)
+	license := in.License
+	if license == "" {
+		if m := spdxRE.FindStringSubmatch(contents[targetFile]); m != nil {
+			license = m[1]
+		}
+	}
+	vc.LicenseType = licenseType(license)
 	paths := make([]string, 0, len(contents))
 	for p := range contents {
 		if p != targetFile {
@@ -260,4 +298,16 @@ func VerifyCompiling(ctx context.Context, c *Compiler, code, creation []byte, fi
 		}
 	}
 	return vc, nil
+}
+
+var spdxRE = regexp.MustCompile(`SPDX-License-Identifier:\s*([^\s*]+)`)
+
+// recordedSettings are the settings a verified contract records: those of
+// the compiler's own metadata (compilationTarget included, as a metadata
+// match records them), else the ones compiled with.
+func recordedSettings(metadata string, compiled []byte) string {
+	if m, ok := parseMetadata([]byte(metadata)); ok {
+		return string(m.Settings)
+	}
+	return string(compiled)
 }

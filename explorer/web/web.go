@@ -229,6 +229,7 @@ func routes(prefix string) []route {
 		{pattern: "/proposal/{id}", name: "proposal",
 			title: func(r *http.Request) string { return "Proposal #" + r.PathValue("id") },
 			valid: func(r *http.Request) bool { return reNumber.MatchString(r.PathValue("id")) }},
+		{pattern: "/gas-tracker", name: "gas-tracker", title: fixed("Gas tracker")},
 		{pattern: "/search-results", name: "search-results", title: func(r *http.Request) string {
 			return "Search: " + r.URL.Query().Get("q")
 		}},
@@ -276,7 +277,8 @@ var shell = template.Must(template.New("shell").Parse(`<!doctype html>
 <header class="top">
 <nav aria-label="Main">
 <a class="brand" href="/"><img src="{{.Static}}/favicon.svg" alt="" width="24" height="24"> Ember explorer</a>
-<a href="/blocks">Blocks</a><a href="/txs">Transactions</a><a href="/tokens">Tokens</a><a href="/verified-contracts">Contracts</a><a href="/validators">Validators</a><a href="/proposals">Governance</a>
+<button type="button" id="menu-toggle" aria-expanded="false" aria-controls="main-menu">Menu</button>
+<span id="main-menu" class="menu"><a href="/blocks">Blocks</a><a href="/txs">Transactions</a><a href="/tokens">Tokens</a><a href="/verified-contracts">Contracts</a><a href="/validators">Validators</a><a href="/proposals">Governance</a><a href="/gas-tracker">Gas</a></span>
 </nav>
 <form class="search" role="search" action="/search-results" method="get"><input type="search" name="q" aria-label="Search by block, transaction, address or name" placeholder="Block, transaction, address (0x…, ember1…, embervaloper1…), token or contract name"></form>
 <button type="button" id="theme-toggle" aria-label="Switch between light and dark theme">◐</button>

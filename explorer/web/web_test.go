@@ -42,6 +42,7 @@ func TestPageRoutes(t *testing.T) {
 		{"/tokens", "tokens", "Tokens", 200},
 		{"/verified-contracts", "verified-contracts", "Verified contracts", 200},
 		{"/validators", "validators", "Validators", 200},
+		{"/gas-tracker", "gas-tracker", "Gas tracker", 200},
 		{"/search-results?q=%3Cb%3E", "search-results", "Search: &lt;b&gt;", 200},
 		{"/block/0", "block", "Block 0", 200},
 		{"/block/123", "block", "Block 123", 200},

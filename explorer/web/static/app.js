@@ -2,6 +2,7 @@
 // module renders into <main> from the /api/v2 JSON.
 import { ApiError, h, render } from "./lib.js";
 import { searchBox } from "./search.js";
+import { connectButton, addNetworkButtons } from "./wallet.js";
 
 const toggle = document.getElementById("theme-toggle");
 toggle.addEventListener("click", () => {
@@ -20,6 +21,17 @@ if (headerSearch) {
   const q = location.pathname === "/search-results" ? new URLSearchParams(location.search).get("q") || "" : "";
   headerSearch.replaceWith(searchBox(q));
 }
+
+// The menu: collapsed behind its button at phone width (style.css).
+const menuToggle = document.getElementById("menu-toggle");
+menuToggle.addEventListener("click", () => {
+  const open = document.querySelector("header.top").classList.toggle("open");
+  menuToggle.setAttribute("aria-expanded", String(open));
+});
+
+// Wallets: connect (header), add this network (footer).
+toggle.before(connectButton());
+document.querySelector("footer").append(h("p", {}, addNetworkButtons()));
 
 // Mark the current section in the navigation.
 for (const a of document.querySelectorAll("header nav a")) {

@@ -13,7 +13,10 @@ function s(tag, attrs, text) {
 // lineChart draws points [{x: label, y: number}] (oldest first). label
 // describes the chart for assistive technology.
 export function lineChart(points, label, fmt = String) {
-  const W = 600, H = 180, B = 24, T = 10, R = 10;
+  // As wide as the screen allows (600 at most): drawn in a narrower box
+  // the SVG is not scaled down, so its 11-unit labels stay about 11 px
+  // on a phone instead of 6.
+  const W = Math.round(Math.min(600, Math.max(280, (window.innerWidth || 600) - 64))), H = 180, B = 24, T = 10, R = 10;
   const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": label });
   svg.append(s("title", {}, label));
   if (!points.length) {

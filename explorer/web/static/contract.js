@@ -5,6 +5,7 @@
 import { api, h, fields, num, rpc, prefix, bech32Decode } from "./lib.js";
 import { encodeCall, decodeOutputs, parseArg, revertMessage, typeName } from "./abi.js";
 import { highlight } from "./highlight.js";
+import { connected, connectWallet, onConnect } from "./wallet.js";
 
 async function ethCall(to, data) {
   try {
@@ -67,12 +68,27 @@ export async function contractPanel(a) {
     h("h2", {}, "Read methods"),
     h("div", { id: "read-methods" }, reads.length ? reads.map((m) => methodForm(a.hash, m, true)) : h("p", { class: "muted" }, "None.")),
     h("h2", {}, "Write methods"),
-    h("p", { class: "muted" }, window.ethereum ? "Sent through your wallet." : "Connect a browser wallet (EIP-1193) to send these."),
+    writeHeader(),
     h("div", { id: "write-methods" }, writes.filter((m) => m.type === "function").map((m) => methodForm(a.hash, m, false))),
     h("h2", {}, "Source code"),
-    sources.filter((s) => s.source_code).map((s) => h("section", {}, h("h3", { class: "mono" }, s.file_path), highlight(s.source_code))),
+    sources.filter((s) => s.source_code).map((s) => h("section", {}, h("h3", { class: "mono hash" }, s.file_path), highlight(s.source_code))),
     h("h2", {}, "ABI"),
     h("pre", { tabindex: "0", "data-field": "abi" }, JSON.stringify(sc.abi, null, 2)));
+}
+
+// writeHeader says who the write methods send from: the connected
+// account, or a button connecting the wallet.
+function writeHeader() {
+  const p = h("p", { class: "muted", "data-field": "write-from" });
+  const show = () => {
+    const a = connected();
+    if (a) return p.replaceChildren("Sent from ", h("span", { class: "mono hash", "data-field": "write-account" }, a), " through your wallet.");
+    p.replaceChildren(window.ethereum ? "Sent through your wallet. " : "Connect a browser wallet (EIP-1193) to send these. ",
+      h("button", { type: "button", "data-action": "connect", onclick: () => connectWallet().then(show, (e) => p.replaceChildren(h("span", { class: "error" }, e.message))) }, "Connect wallet"));
+  };
+  show();
+  onConnect(show);
+  return p;
 }
 
 // methodForm is one method with an input per argument and its result.
@@ -97,8 +113,7 @@ function methodForm(to, m, read) {
           const out = await ethCall(to, data);
           result.textContent = decodeOutputs(m.outputs || [], out).join(", ");
         } else {
-          if (!window.ethereum) throw new Error("no wallet: install or enable an EIP-1193 wallet");
-          const [from] = await window.ethereum.request({ method: "eth_requestAccounts" });
+          const from = connected() || await connectWallet();
           const tx = { from, to, data };
           if (valueIn && valueIn.value) tx.value = "0x" + BigInt(valueIn.value).toString(16);
           const hash = await window.ethereum.request({ method: "eth_sendTransaction", params: [tx] });
@@ -113,20 +128,57 @@ function methodForm(to, m, read) {
     form, result);
 }
 
-// verifyForm uploads the Solidity metadata JSON and the sources it names
-// (Sourcify's way): the explorer recompiles nothing for a metadata match.
+// verifyForm verifies the contract by one of Blockscout's methods: solc's
+// metadata JSON and the sources it names (Sourcify's way: no compiler),
+// solc's standard-JSON input, or one flattened source file with its
+// settings (both compiled by the explorer's configured solc).
 function verifyForm(hash) {
   const files = h("input", { type: "file", multiple: true, name: "files", id: "verify-files", required: true });
-  const out = h("p", { "aria-live": "polite" });
+  const out = h("p", { "aria-live": "polite", "data-field": "verify-result" });
+  const field = (label, el) => h("label", { class: "verify-field" }, label, " ", el);
+  const method = h("select", { id: "verify-method", name: "method" },
+    h("option", { value: "sourcify-metadata" }, "Solidity metadata (metadata.json and its sources)"),
+    h("option", { value: "standard-input" }, "Standard-JSON input"),
+    h("option", { value: "flattened-code" }, "Flattened source (one file)"));
+  const compiler = h("input", { id: "verify-compiler", name: "compiler_version", placeholder: "v0.8.28+commit.7893614a" });
+  const name = h("input", { id: "verify-name", name: "contract_name", placeholder: "Name, or path/File.sol:Name" });
+  const source = h("textarea", { id: "verify-source", name: "source_code", rows: 8, placeholder: "// SPDX-License-Identifier: …" });
+  const optimize = h("input", { type: "checkbox", id: "verify-optimize", name: "is_optimization_enabled" });
+  const runs = h("input", { id: "verify-runs", name: "optimization_runs", value: "200", inputmode: "numeric" });
+  const evm = h("input", { id: "verify-evm", name: "evm_version", value: "default" });
+  const compiled = h("div", { class: "verify-compiled", hidden: true }, field("Compiler version", compiler), field("Contract name", name));
+  const flat = h("div", { class: "verify-flat", hidden: true }, field("Source", source), field("Optimization", optimize), field("Runs", runs), field("EVM version", evm));
+  const filesLabel = h("label", { for: "verify-files" }, "");
+  const show = () => {
+    const m = method.value;
+    compiled.hidden = m === "sourcify-metadata";
+    flat.hidden = m !== "flattened-code";
+    files.hidden = m === "flattened-code";
+    files.required = m !== "flattened-code";
+    files.multiple = m === "sourcify-metadata";
+    filesLabel.textContent = m === "sourcify-metadata" ? "The compiler's metadata.json and the source files it lists: "
+      : m === "standard-input" ? "The standard-JSON input file: " : "";
+  };
+  method.addEventListener("change", show);
+  show();
+  const request = () => {
+    const m = method.value, body = new FormData();
+    if (m === "flattened-code") {
+      return { headers: { "content-type": "application/json" }, body: JSON.stringify({
+        compiler_version: compiler.value.trim(), source_code: source.value, contract_name: name.value.trim(),
+        is_optimization_enabled: optimize.checked, optimization_runs: Number(runs.value), evm_version: evm.value.trim() || "default" }) };
+    }
+    if (m === "standard-input") { body.append("compiler_version", compiler.value.trim()); body.append("contract_name", name.value.trim()); }
+    [...files.files].forEach((f, i) => body.append(m === "standard-input" ? "files[" + i + "]" : "files", f, f.name));
+    return { body };
+  };
   return h("form", {
     class: "card",
     onsubmit: async (e) => {
       e.preventDefault();
-      const body = new FormData();
-      for (const f of files.files) body.append("files", f, f.name);
       out.textContent = "Verifying…";
       try {
-        const res = await fetch("/api/v2/smart-contracts/" + hash + "/verification/via/sourcify-metadata", { method: "POST", body });
+        const res = await fetch("/api/v2/smart-contracts/" + hash + "/verification/via/" + method.value, Object.assign({ method: "POST" }, request()));
         const j = await res.json().catch(() => ({}));
         if (!res.ok) throw new Error(j.message || res.statusText);
         out.textContent = j.message || "Verified.";
@@ -135,6 +187,7 @@ function verifyForm(hash) {
     },
   },
   h("h2", {}, "Verify this contract"),
-  h("label", { for: "verify-files" }, "The compiler's metadata.json and the source files it lists: "), files, " ",
+  field("Method", method), compiled, flat,
+  filesLabel, files, " ",
   h("button", { type: "submit" }, "Verify"), out);
 }

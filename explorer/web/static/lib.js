@@ -70,12 +70,15 @@ export const decCoin = (d) => { if (d == null) return "—"; const [raw, places]
 // pct writes a decimal fraction (a rate, a share) as an exact percentage.
 export const pct = (d) => { if (d == null) return "—"; const [raw, places] = decRaw(d); return units(raw, places - 2) + "%"; };
 
-export const coin = (wei) => wei == null ? "—" : units(wei) + " " + COIN;
+// coin shows wei in coins (EMBER), exactly; the wei amount is its hover
+// title and data-wei (Etherscan's "value in wei" detail).
+export const coin = (wei) => wei == null ? "—" : amount(units(wei) + " " + COIN, wei);
+const amount = (text, wei) => h("span", { class: "amount", title: group(BigInt(wei).toString()) + " wei", "data-wei": BigInt(wei).toString() }, text);
 export const group = (s) => String(s).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 export const num = (v) => v == null ? "—" : group(v);
 
 // gwei writes wei as Gwei, exactly.
-export const gwei = (wei) => wei == null ? "—" : units(wei, 9) + " Gwei";
+export const gwei = (wei) => wei == null ? "—" : amount(units(wei, 9) + " Gwei", wei);
 
 // ago is how long ago an ISO time was, as "12 s ago", "3 min ago",
 // "5 h ago", "2 d ago"; a time more than a few seconds ahead (a voting
@@ -200,12 +203,39 @@ export function copyButton(text, what, compact) {
 // withCopy is a hash's link (or text) and its copy button, kept together.
 const withCopy = (el, text, what) => h("span", { class: "hash-copy" }, el, copyButton(text, what, true));
 
-// addr links an address param ({hash, name, is_contract}) or a hash string.
+// addr links an address param ({hash, name, is_contract, is_verified}) or
+// a hash string; a verified contract is named and badged.
 export function addr(a, opts = {}) {
   if (!a) return "—";
   const hash = typeof a === "string" ? a : a.hash;
   const label = (typeof a === "object" && a.name) ? a.name + " (" + short(hash) + ")" : (opts.full ? hash : short(hash));
-  return withCopy(h("a", { href: "/address/" + hash, class: "mono hash", title: hash, "data-address": hash }, label), hash, "address");
+  const link = withCopy(h("a", { href: "/address/" + hash, class: "mono hash", title: hash, "data-address": hash }, label), hash, "address");
+  if (typeof a === "object" && a.is_verified) link.prepend(verifiedBadge());
+  return link;
+}
+
+// verifiedBadge marks a verified contract.
+export const verifiedBadge = () => h("span", { class: "badge ok verified", title: "Verified contract", "aria-label": "Verified contract", "data-verified": "" }, "✓");
+
+// namedAddr is addr(hash) for an address known by its hash only (a call
+// frame's, a decoded argument's): the search's answer names it when it is
+// a verified contract, once per page load.
+const names = new Map();
+export function namedAddr(hash) {
+  const box = h("span", { class: "named-addr" }, addr(hash));
+  const key = hash.toLowerCase();
+  if (!names.has(key)) names.set(key, api("/search?q=" + hash).then((r) => (r.items || []).find((i) => i.is_smart_contract_verified && i.name) || null, () => null));
+  names.get(key).then((hit) => { if (hit) box.replaceChildren(addr({ hash, name: hit.name, is_verified: true })); });
+  return box;
+}
+
+// direction is an address list's IN / OUT / SELF badge of a row, seen
+// from self.
+export function direction(from, to, self) {
+  const lc = (a) => (a && (a.hash || a) || "").toLowerCase(), me = self.toLowerCase();
+  const out = lc(from) === me, inn = lc(to) === me;
+  const word = out && inn ? "SELF" : out ? "OUT" : inn ? "IN" : "";
+  return word ? h("span", { class: "badge dir " + word.toLowerCase(), "data-direction": word }, word) : "";
 }
 
 // bothSpellings shows an address as 0x and as bech32, each with a copy button.
@@ -301,15 +331,17 @@ export function paged(path, render, empty = "Nothing here yet.", key = path.spli
   return box;
 }
 
-// tabs builds an accessible tab list (arrow keys move between tabs); each
-// tab's content is built on first show. The URL's #hash keeps the tab.
+// tabs builds an accessible tab list (arrow keys move between tabs) of
+// [name, build, count]; each tab's content is built on first show; a
+// count (how many items it lists) shows beside its name. The URL's #hash keeps the tab.
 export function tabs(list) {
   const bar = h("div", { role: "tablist", class: "tabs" });
   const panels = h("div");
   const built = new Map();
-  const buttons = list.map(([name, build], i) => {
+  const buttons = list.map(([name, build, count], i) => {
     const id = name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
-    const b = h("button", { type: "button", role: "tab", id: "tab-" + id, "aria-controls": "panel-" + id, "aria-selected": "false", tabindex: "-1" }, name);
+    const b = h("button", { type: "button", role: "tab", id: "tab-" + id, "aria-controls": "panel-" + id, "aria-selected": "false", tabindex: "-1" }, name,
+      count == null ? null : h("span", { class: "count", "data-count": id }, num(count)));
     b.addEventListener("click", () => show(i));
     b.addEventListener("keydown", (e) => {
       const d = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;

@@ -4,7 +4,7 @@
 // rewards), and for a contract its code, ABI, read/write methods and the
 // verification form.
 import { api, rpc, bech32Decode, h, render, titled, age, fields, num, coin, decCoin, bothSpellings, tabs, paged, table, units, tokenLink, addr, txLink, blockLink } from "../lib.js";
-import { txCols, transferCols, internalCols, logCols, nativeCols, listTable } from "./lists.js";
+import { addressTxCols, addressTransferCols, addressInternalCols, logCols, nativeCols, listTable } from "./lists.js";
 import { lineChart } from "../chart.js";
 import { checksum } from "../keccak.js";
 import { contractPanel } from "../contract.js";
@@ -17,13 +17,14 @@ export default async function address([, id]) {
   const known = await api("/search?q=" + encodeURIComponent(id));
   if (!known.items.length && hex) return unindexed(hex);
   const a = await api("/addresses/" + encodeURIComponent(id));
-  const c = await api("/addresses/" + a.hash + "/counters");
   const base = "/addresses/" + a.hash;
+  const [c, tc, held, nonce] = await Promise.all([api(base + "/counters"), api(base + "/tabs-counters"), api(base + "/token-balances"),
+    rpc("eth_getTransactionCount", [a.hash, "latest"]).then((n) => BigInt(n).toString(), () => null)]);
   const list = [
-    ["Transactions", () => paged(base + "/transactions", listTable(txCols), "No transactions.")],
-    ["Token transfers", () => paged(base + "/token-transfers", listTable(transferCols), "No token transfers.")],
-    ["Tokens", () => paged(base + "/token-balances", listTable(balanceCols), "No tokens.")],
-    ["Internal txns", () => paged(base + "/internal-transactions", listTable(internalCols), "No internal transactions.")],
+    ["Transactions", () => paged(base + "/transactions", listTable(addressTxCols(a.hash)), "No transactions."), tc.transactions_count],
+    ["Token transfers", () => paged(base + "/token-transfers", listTable(addressTransferCols(a.hash)), "No token transfers."), tc.token_transfers_count],
+    ["Tokens", () => paged(base + "/token-balances", listTable(balanceCols), "No tokens."), tc.token_balances_count],
+    ["Internal txns", () => paged(base + "/internal-transactions", listTable(addressInternalCols(a.hash)), "No internal transactions."), tc.internal_transactions_count],
     ["Native txns", () => paged(base + "/native-transactions", listTable(nativeCols), "No native transactions.")],
     ["Logs", () => paged(base + "/logs", listTable(logCols), "No logs.")],
     ["Coin balance history", () => balanceHistory(base)],
@@ -35,7 +36,11 @@ export default async function address([, id]) {
     h("div", { class: "card" }, fields([
       ["Address", bothSpellings(a.hash, "address"), "address"],
       ["Balance", coin(a.coin_balance), "balance"],
+      held.length ? ["Tokens", tokenDropdown(held), "token-dropdown"] : null,
       a.token ? ["Token", tokenLink(a.token), "token"] : null,
+      ["Nonce", nonce == null ? "—" : num(nonce), "nonce"],
+      ["First seen", blockLink(a.first_seen_block_number), "first-seen"],
+      ["Last seen", blockLink(a.last_seen_block_number), "last-seen"],
       a.creator_address_hash ? ["Creator", [addr(a.creator_address_hash), " in ", txLink(a.creation_transaction_hash)], "creator"] : null,
       ["Transactions", num(c.transactions_count), "transactions-count"],
       ["Token transfers", num(c.token_transfers_count), "token-transfers-count"],
@@ -46,6 +51,16 @@ export default async function address([, id]) {
     csvLinks(a.hash),
     tabs(list));
   titled((a.is_contract ? "Contract" + (a.name ? " " + a.name : "") : "Address") + " " + a.hash);
+}
+
+// tokenDropdown lists the address's token balances in a disclosure
+// (Etherscan's token holdings dropdown): each token, its balance in the
+// token's units, linked to the token (an NFT's id to its instance).
+function tokenDropdown(held) {
+  const row = (b) => h("li", { "data-token": b.token.address_hash },
+    b.token_id == null ? tokenLink(b.token) : h("a", { href: "/token/" + b.token.address_hash + "/instance/" + b.token_id }, (b.token.name || b.token.address_hash) + " #" + b.token_id),
+    " ", h("span", { class: "num", "data-field": "held" }, units(b.value, b.token.decimals ?? 0) + (b.token.symbol ? " " + b.token.symbol : "")));
+  return h("details", { class: "token-dropdown" }, h("summary", {}, held.length + (held.length === 1 ? " token" : " tokens")), h("ul", {}, held.map(row)));
 }
 
 // csvLinks download the address's transactions and token transfers as
@@ -93,7 +108,7 @@ async function balanceHistory(base) {
     changes.items.length ? table([
       ["Block", (x) => blockLink(x.block_number)],
       ["Tx", (x) => x.transaction_hash ? txLink(x.transaction_hash) : "—"],
-      ["Change", (x) => (BigInt(x.delta) > 0n ? "+" : "") + units(x.delta), "num"],
+      ["Change", (x) => [BigInt(x.delta) > 0n ? "+" : "", coin(x.delta)], "num"],
       ["Balance", (x) => coin(x.value), "num"],
     ], changes.items) : h("p", { class: "muted" }, "No balance changes."));
 }

@@ -70,7 +70,7 @@ function showStats(box, s) {
     stat("Transactions (EVM + native)", num(s.total_transactions), "total-transactions"),
     stat("Addresses", num(s.total_addresses), "total-addresses"),
     stat("Average block time", s.average_block_time == null ? "—" : (s.average_block_time / 1000).toFixed(2) + " s", "average-block-time"),
-    stat("Gas price (average)", gp.average && gp.average.price != null ? gp.average.price + " Gwei" : "—", "gas-price"),
+    stat(h("a", { href: "/gas-tracker" }, "Gas price (average)"), gp.average && gp.average.price != null ? gp.average.price + " Gwei" : "—", "gas-price"),
     stat("Transactions today", num(s.transactions_today), "transactions-today"));
 }
 

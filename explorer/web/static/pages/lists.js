@@ -1,6 +1,6 @@
 // The list pages' tables, shared by blocks, txs, tokens and verified
 // contracts.
-import { h, table, num, coin, age, addr, txLink, blockLink, status, units, tokenLink, short } from "../lib.js";
+import { h, table, num, coin, age, addr, txLink, blockLink, status, units, tokenLink, short, direction } from "../lib.js";
 
 export const blockCols = [
   ["Block", (b) => blockLink(b.height)],
@@ -79,5 +79,15 @@ export const logCols = [
   ["Address", (l) => addr(l.address)],
   ["Event", (l) => l.decoded ? h("code", {}, l.decoded.method_call) : h("code", {}, short(l.topics[0] || ""))],
 ];
+
+// withDirection inserts an IN / OUT / SELF column after From: an address
+// page's lists, seen from that address.
+const withDirection = (cols, self, fromOf, toOf) => {
+  const at = cols.findIndex(([t]) => t === "From") + 1;
+  return [...cols.slice(0, at), ["", (x) => direction(fromOf(x), toOf(x), self), "dir"], ...cols.slice(at)];
+};
+export const addressTxCols = (self) => withDirection(txCols, self, (t) => t.from, (t) => t.to || t.created_contract);
+export const addressTransferCols = (self) => withDirection(transferCols, self, (x) => x.from, (x) => x.to);
+export const addressInternalCols = (self) => withDirection(internalCols, self, (x) => x.from, (x) => x.to || x.created_contract);
 
 export const listTable = (cols) => (items) => table(cols, items);

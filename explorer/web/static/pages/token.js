@@ -11,6 +11,8 @@ export default async function token([, hash]) {
     ["Holder", (x) => addr(x.address)],
     nft && t.type === "ERC-1155" ? ["Token id", (x) => x.token_id == null ? "—" : h("a", { href: "/token/" + t.address_hash + "/instance/" + x.token_id }, "#" + x.token_id)] : null,
     ["Balance", (x) => units(x.value, t.decimals ?? 0), "num"],
+    // An ERC-1155 holder holds one id, whose supply is not the token's.
+    t.type === "ERC-1155" ? null : ["Share", (x) => share(x.value, t.total_supply), "num"],
   ].filter(Boolean);
   render((t.name || short(t.address_hash)) + (t.symbol ? " (" + t.symbol + ")" : ""),
     h("div", { class: "card" }, fields([
@@ -36,4 +38,11 @@ function instanceCard(t, i) {
   return h("a", { href: "/token/" + t.address_hash + "/instance/" + i.id, class: "card nft", "data-instance": i.id },
     i.image_url ? h("img", { src: i.image_url, alt: "Image of " + name, loading: "lazy", width: 160, height: 160 }) : null,
     h("div", {}, name + (i.metadata && i.metadata.name ? " (#" + i.id + ")" : "")));
+}
+
+// share is a holding's part of the supply in percent, exact to four
+// places (cut, not rounded: a share never shows more than it is).
+function share(value, supply) {
+  if (supply == null || BigInt(supply) === 0n) return "—";
+  return h("span", { "data-field": "share" }, units((BigInt(value) * 1000000n / BigInt(supply)).toString(), 4) + "%");
 }

@@ -2,7 +2,7 @@
 // spellings of from/to, value, fee, gas, nonce, type, decoded input, the
 // summary, and tabs for logs, token transfers, the internal call tree,
 // state changes and the raw trace.
-import { api, h, render, titled, hashText, age, fields, num, group, coin, gwei, time, bothSpellings, blockLink, status, addr, tabs, paged, table, units, short, tokenLink } from "../lib.js";
+import { api, h, render, titled, hashText, age, fields, num, group, coin, gwei, time, bothSpellings, blockLink, status, addr, namedAddr, verifiedBadge, tabs, paged, table, units, short, tokenLink } from "../lib.js";
 import { listTable } from "./lists.js";
 
 export default async function tx([, hash]) {
@@ -28,13 +28,13 @@ export default async function tx([, hash]) {
       ["Confirmations", num(t.confirmations), "confirmations"],
       ["Timestamp", time(t.timestamp), "timestamp"],
       ["From", bothSpellings(t.from.hash, "from"), "from"],
-      t.to ? ["To", bothSpellings(t.to.hash, "to"), "to"] : null,
-      t.created_contract ? ["Created contract", bothSpellings(t.created_contract.hash, "created"), "created"] : null,
+      t.to ? ["To", [contractName(t.to, "to"), bothSpellings(t.to.hash, "to")], "to"] : null,
+      t.created_contract ? ["Created contract", [contractName(t.created_contract, "created"), bothSpellings(t.created_contract.hash, "created")], "created"] : null,
       ["Value", coin(t.value), "value"],
       ["Transaction fee", coin(t.fee && t.fee.value), "fee"],
       ["Gas price", gwei(t.gas_price), "gas-price"],
       ["Gas used / limit", num(t.gas_used) + " / " + num(t.gas_limit), "gas"],
-      t.max_fee_per_gas != null ? ["Max fee / priority fee", gwei(t.max_fee_per_gas) + " / " + gwei(t.max_priority_fee_per_gas), "max-fees"] : null,
+      t.max_fee_per_gas != null ? ["Max fee / priority fee", [gwei(t.max_fee_per_gas), " / ", gwei(t.max_priority_fee_per_gas)], "max-fees"] : null,
       ["Burnt fee", coin(t.transaction_burnt_fee), "burnt-fee"],
       ["Nonce", String(t.nonce), "nonce"],
       ["Type", String(t.type) + " (" + (t.transaction_types || []).join(", ") + ")", "type"],
@@ -88,6 +88,12 @@ function nativeMsg(m, i) {
   ]));
 }
 
+// contractName is a verified contract's name and badge above its address.
+function contractName(a, field) {
+  if (!a.is_verified || !a.name) return null;
+  return h("div", {}, verifiedBadge(), h("a", { href: "/address/" + a.hash, "data-field": field + "-name" }, a.name));
+}
+
 // revertText is a failure's reason: the API's result (the decoded error's
 // text, else the EVM's error).
 function revertText(t) {
@@ -97,7 +103,14 @@ function revertText(t) {
 // decodedCall shows a DecodedInput: the signature and its arguments.
 function decodedCall(d, field) {
   return h("div", {}, h("code", { "data-field": field }, d.method_call),
-    table([["Name", (p) => p.name], ["Type", (p) => p.type], ["Value", (p) => h("span", { class: "mono hash" }, JSON.stringify(p.value).replace(/^"|"$/g, ""))]], d.parameters));
+    table([["Name", (p) => p.name], ["Type", (p) => p.type], ["Value", argValue]], d.parameters));
+}
+
+// argValue shows a decoded argument; an address links to its page, named
+// when it is a verified contract.
+function argValue(p) {
+  if (p.type === "address" && /^0x[0-9a-fA-F]{40}$/.test(p.value)) return h("span", { "data-arg": p.name }, namedAddr(p.value));
+  return h("span", { class: "mono hash", "data-arg": p.name }, JSON.stringify(p.value).replace(/^"|"$/g, ""));
 }
 
 // sentence renders a summary template with its variables.
@@ -124,7 +137,7 @@ function logCard(l) {
   return h("div", { class: "method" },
     h("div", {}, "#" + l.index, " ", addr(l.address)),
     l.decoded ? h("div", {}, h("code", {}, l.decoded.method_call),
-      table([["Name", (p) => p.name], ["Type", (p) => p.type], ["Indexed", (p) => p.indexed ? "yes" : "no"], ["Value", (p) => h("span", { class: "mono hash" }, JSON.stringify(p.value).replace(/^"|"$/g, ""))]], l.decoded.parameters)) : null,
+      table([["Name", (p) => p.name], ["Type", (p) => p.type], ["Indexed", (p) => p.indexed ? "yes" : "no"], ["Value", argValue]], l.decoded.parameters)) : null,
     h("details", {}, h("summary", {}, "Topics and data"), h("pre", {}, l.topics.filter(Boolean).map((t, i) => "topic" + i + ": " + t + "\n").join("") + "data: " + l.data)));
 }
 
@@ -149,10 +162,16 @@ const txTransferCols = [
 const stateCols = [
   ["Address", (c) => addr(c.address)],
   ["Kind", (c) => c.type === "coin" ? "EMBER" : (c.token && (c.token.symbol || c.token.name)) || "token"],
-  ["Before", (c) => c.balance_before == null ? "—" : units(c.balance_before, c.type === "coin" ? 18 : (c.token && c.token.decimals) || 0), "num"],
-  ["After", (c) => c.balance_after == null ? "—" : units(c.balance_after, c.type === "coin" ? 18 : (c.token && c.token.decimals) || 0), "num"],
-  ["Change", (c) => Array.isArray(c.change) ? c.change.map((x) => x.direction + " #" + x.total.token_id).join(", ") : units(c.change, c.type === "coin" ? 18 : (c.token && c.token.decimals) || 0), "num"],
+  ["Before", (c) => c.balance_before == null ? "—" : stateAmount(c, c.balance_before), "num"],
+  ["After", (c) => c.balance_after == null ? "—" : stateAmount(c, c.balance_after), "num"],
+  ["Change", (c) => Array.isArray(c.change) ? c.change.map((x) => x.direction + " #" + x.total.token_id).join(", ") : stateAmount(c, c.change), "num"],
 ];
+
+// stateAmount is a state change's amount: coins in EMBER (wei on hover),
+// tokens in the token's units.
+function stateAmount(c, v) {
+  return c.type === "coin" ? coin(v) : units(v, (c.token && c.token.decimals) || 0);
+}
 
 // callTree nests the raw trace's frames by their traceAddress.
 async function callTree(hash) {
@@ -167,8 +186,8 @@ async function callTree(hash) {
     const to = f.type === "create" ? (f.result && f.result.address) : f.type === "selfdestruct" ? a.refundAddress : a.to;
     const value = a.value || a.balance;
     const li = h("li", { "data-depth": f.traceAddress.length },
-      h("code", {}, kind), " ", addr(a.from || a.address), " → ", to ? addr(to) : "—",
-      value && BigInt(value) > 0n ? " " + units(BigInt(value).toString()) + " EMBER" : "",
+      h("code", {}, kind), " ", namedAddr(a.from || a.address), " → ", to ? namedAddr(to) : "—",
+      value && BigInt(value) > 0n ? [" ", coin(BigInt(value).toString())] : "",
       f.error ? h("span", { class: "bad" }, " ✗ " + f.error) : "");
     const sub = h("ul", { class: "tree" });
     li.append(sub);
