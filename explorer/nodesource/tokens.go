@@ -40,7 +40,7 @@ func (s *NodeSource) Call(ctx context.Context, number uint64, to common.Address,
 		To: &to, Data: data, GasLimit: tokenCallGas, Value: new(uint256.Int),
 		GasPrice: new(uint256.Int), GasFeeCap: new(uint256.Int), GasTipCap: new(uint256.Int),
 		BlobGasFeeCap: new(uint256.Int),
-	}).SkipNonceCheck().SkipEOACheck()
+	}).SkipNonceCheck().SkipEOACheck().SkipGasLimitCapCheck() // a read, as eth_call: EIP-7825's cap binds transactions
 	res, err := evm.Call(ctx, cfg, evm.BlockContext(cfg, h, s.st), st, msg, evm.CallOptions{Timeout: tokenCallTimeout})
 	if err != nil {
 		return nil, err

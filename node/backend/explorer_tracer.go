@@ -149,7 +149,7 @@ func runCalls(ctx context.Context, cfg *params.ChainConfig, blockCtx vm.BlockCon
 		msg := (&core.Message{
 			To: &to, Value: new(uint256.Int), GasLimit: stateCallGas, GasPrice: new(uint256.Int), GasFeeCap: new(uint256.Int),
 			GasTipCap: new(uint256.Int), BlobGasFeeCap: new(uint256.Int), Data: c.Data,
-		}).SkipNonceCheck().SkipEOACheck()
+		}).SkipNonceCheck().SkipEOACheck().SkipGasLimitCapCheck()
 		res, err := evm.Call(ctx, cfg, blockCtx, st, msg, evm.CallOptions{})
 		if err == nil && !res.Failed() {
 			out[i] = res.ReturnData

@@ -92,7 +92,9 @@ func TestTransfersMoveBalancesToTheWei(t *testing.T) {
 
 func TestContractDeployCallAndLogs(t *testing.T) {
 	t.Parallel()
-	n := StartDev(t)
+	// Sends answered at admission, so that a batch of them shares a block
+	// (answered once mined, as on anvil, each would have its own).
+	n := StartDev(t, "--json-rpc.dev-answer-mined=false")
 	key := devKeys[2]
 	runtime := emitterRuntime()
 	deploy := n.send(t, key.Private, txOpts{Gas: 300_000, Data: deployCode(runtime)})

@@ -122,7 +122,9 @@ func contains[T comparable](list []T, v T) bool {
 
 func TestGetLogsExactSets(t *testing.T) {
 	t.Parallel()
-	n := StartDev(t, "--empty-block-interval", "0")
+	// Sends answered at admission: the fixture batches sends into shared
+	// blocks (answered once mined, as on anvil, each would have its own).
+	n := StartDev(t, "--empty-block-interval", "0", "--json-rpc.dev-answer-mined=false")
 	f := buildLogFixture(t, n, 4)
 	head, _ := n.Eth.BlockNumber(ctx(t))
 	shared := false
@@ -313,7 +315,8 @@ func buildLogFixtureWith(t *testing.T, n *Node, rounds int, between func()) *log
 
 func TestFilterCapsAndTimeout(t *testing.T) {
 	t.Parallel()
-	n := StartDev(t, "--empty-block-interval", "0")
+	n := StartDev(t, "--empty-block-interval", "0", "--json-rpc.dev-answer-mined=false") // the fixture's batches share blocks
+
 	buildLogFixture(t, n, 1)
 	n.Stop()
 	setAppConfig(t, n, map[string]string{"block-range-cap": "2", "logs-cap": "3", "filter-timeout": `"1s"`, "filter-cap": "2"})
