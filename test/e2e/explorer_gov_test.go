@@ -155,6 +155,9 @@ func checkWebProposal(t *testing.T, br *browser, base string, p api.ProposalDeta
 			t.Errorf("voting period %q, want its end in 4 or 5 min", got)
 		}
 	}
+	br.expect(t, `[data-field="total-deposit"]`, coinText(mustIntNoT(p.TotalDeposit))+" (minimum "+coinText(mustIntNoT(p.MinDeposit))+")")
+	br.expect(t, `[data-field="rules"]`, "quorum "+pctText(p.Quorum)+" of "+coinText(mustIntNoT(p.BondedTokens))+" bonded; passes above "+
+		pctText(p.Threshold)+" yes of non-abstaining; vetoed at "+pctText(p.VetoThreshold))
 	br.expect(t, `[data-field="tally-yes"]`, coinText(mustIntNoT(p.Tally.Yes)))
 	br.expect(t, `[data-field="tally-no"]`, coinText(mustIntNoT(p.Tally.No)))
 	yes, no := mustIntNoT(p.Tally.Yes), mustIntNoT(p.Tally.No)
