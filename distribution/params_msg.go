@@ -41,12 +41,6 @@ func authorityError(prefix, got string) *module.Error {
 		WithDetail("invalid authority; expected %s, got %s", module.NewEvents(prefix, "").Acc(module.GovAuthority), got)
 }
 
-// validationError is a params validation failure as the SDK reports a
-// plain error from a message server: codespace undefined, code 1.
-func validationError(err error) *module.Error {
-	return &module.Error{Codespace: "undefined", Code: 1, Desc: err.Error()}
-}
-
 // decodeAuthority sets the signer to the message's authority, refused as
 // the SDK's validateAuthority refuses an address it cannot decode.
 func decodeAuthority(m *module.Msg, c module.Codec, authority string) error {
@@ -131,11 +125,11 @@ func ParamsFromProto(p *distrv1beta1.Params) (Params, error) {
 	}
 	tax, ok := new(big.Int).SetString(p.CommunityTax, 10)
 	if !ok {
-		return Params{}, validationError(fmt.Errorf("community tax should be non-negative and less than one: <nil>"))
+		return Params{}, module.ValidationError(fmt.Errorf("community tax should be non-negative and less than one: <nil>"))
 	}
 	out := Params{CommunityTax: dec.FromRaw(tax), BaseProposerReward: dec.Zero(), BonusProposerReward: dec.Zero(), WithdrawAddrEnabled: p.WithdrawAddrEnabled}
 	if err := ValidateCommunityTax(out.CommunityTax); err != nil {
-		return Params{}, validationError(err)
+		return Params{}, module.ValidationError(err)
 	}
 	return out, nil
 }
@@ -156,7 +150,7 @@ func UpdateParams(st module.State, p Params) error {
 		return err
 	}
 	if err := p.Validate(); err != nil {
-		return validationError(err)
+		return module.ValidationError(err)
 	}
 	setParams(st, p)
 	return nil

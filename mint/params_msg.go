@@ -7,9 +7,7 @@ import (
 	"strings"
 
 	mintv1beta1 "cosmossdk.io/api/cosmos/mint/v1beta1"
-	"google.golang.org/protobuf/proto"
 
-	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/dec"
 	"github.com/emberchain/ember/module"
 )
@@ -20,44 +18,15 @@ const TypeMsgUpdateParams = "/cosmos.mint.v1beta1.MsgUpdateParams"
 // GasMsgUpdateParams is its fixed gas.
 const GasMsgUpdateParams = 20_000
 
-// authorityError is x/gov's ErrInvalidSigner (gov, 13), which x/mint
-// returns for an authority other than the gov account.
-func authorityError(prefix, got string) *module.Error {
-	return (&module.Error{Codespace: "gov", Code: 13, Desc: "expected gov account as only signer for proposal message"}).
-		WithDetail("invalid authority; expected %s, got %s", accounts.Bech32(prefix, module.GovAuthority), got)
-}
-
-// validationError is a params validation failure as the SDK reports a
-// plain error from a message server: codespace undefined, code 1.
-func validationError(err error) *module.Error {
-	return &module.Error{Codespace: "undefined", Code: 1, Desc: err.Error()}
-}
-
 func msgUpdateParams() *module.MsgHandler {
-	return &module.MsgHandler{
-		TypeURL: TypeMsgUpdateParams, Module: Name, Gas: GasMsgUpdateParams,
-		New: func() proto.Message { return new(mintv1beta1.MsgUpdateParams) },
-		Decode: func(p proto.Message, m *module.Msg, c module.Codec) error {
-			msg := p.(*mintv1beta1.MsgUpdateParams)
-			a, err := accounts.ParseAddress(c.Prefix, msg.Authority)
-			if err != nil {
-				return authorityError(c.Prefix, msg.Authority)
-			}
-			m.Signer = a
-			return nil
-		},
-		Exec: func(st module.State, m *module.Msg, c *module.MsgContext) error {
-			msg := m.Proto.(*mintv1beta1.MsgUpdateParams)
-			if m.Signer != module.GovAuthority {
-				return authorityError(c.Env.Prefix, msg.Authority)
-			}
-			p, err := ParamsFromProto(msg.GetParams(), c.Env.Denom)
+	return module.GovOnly(TypeMsgUpdateParams, Name, GasMsgUpdateParams, func() *mintv1beta1.MsgUpdateParams { return new(mintv1beta1.MsgUpdateParams) },
+		module.GovSignerError, func(st module.State, msg *mintv1beta1.MsgUpdateParams, env *module.Env) error {
+			p, err := ParamsFromProto(msg.GetParams(), env.Denom)
 			if err != nil {
 				return err
 			}
 			return UpdateParams(st, p)
-		},
-	}
+		})
 }
 
 // ParamsFromProto checks p as x/mint's Params.Validate does, in its order
@@ -69,7 +38,7 @@ func ParamsFromProto(p *mintv1beta1.Params, chainDenom string) (Params, error) {
 		p = &mintv1beta1.Params{}
 	}
 	if err := ValidateMintDenom(p.MintDenom); err != nil {
-		return Params{}, validationError(err)
+		return Params{}, module.ValidationError(err)
 	}
 	var out Params
 	for _, f := range []struct {
@@ -84,19 +53,19 @@ func ParamsFromProto(p *mintv1beta1.Params, chainDenom string) (Params, error) {
 	} {
 		n, ok := new(big.Int).SetString(f.raw, 10)
 		if !ok {
-			return Params{}, validationError(fmt.Errorf("%s cannot be nil: <nil>", f.name))
+			return Params{}, module.ValidationError(fmt.Errorf("%s cannot be nil: <nil>", f.name))
 		}
 		*f.to = dec.FromRaw(n)
 		if err := f.check(*f.to); err != nil {
-			return Params{}, validationError(err)
+			return Params{}, module.ValidationError(err)
 		}
 	}
 	out.BlocksPerYear = p.BlocksPerYear
 	if err := out.ValidateSDK(); err != nil {
-		return Params{}, validationError(err)
+		return Params{}, module.ValidationError(err)
 	}
 	if p.MintDenom != chainDenom {
-		return Params{}, validationError(fmt.Errorf("mint denom %s: the chain's only coin is %s, which mint always mints", p.MintDenom, chainDenom))
+		return Params{}, module.ValidationError(fmt.Errorf("mint denom %s: the chain's only coin is %s, which mint always mints", p.MintDenom, chainDenom))
 	}
 	return out, nil
 }
@@ -178,7 +147,7 @@ func UpdateParams(st module.State, p Params) error {
 		return module.SDKError(module.CodeUnknownRequest, "mint is not enabled on this chain (no app_state.mint at genesis)")
 	}
 	if err := p.ValidateSDK(); err != nil {
-		return validationError(err)
+		return module.ValidationError(err)
 	}
 	return Init(st, p, GetMinter(st))
 }

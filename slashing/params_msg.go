@@ -5,9 +5,7 @@ import (
 	"math/big"
 
 	slashingv1beta1 "cosmossdk.io/api/cosmos/slashing/v1beta1"
-	"google.golang.org/protobuf/proto"
 
-	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/dec"
 	"github.com/emberchain/ember/module"
 )
@@ -18,44 +16,15 @@ const TypeMsgUpdateParams = "/cosmos.slashing.v1beta1.MsgUpdateParams"
 // GasMsgUpdateParams is its fixed gas.
 const GasMsgUpdateParams = 20_000
 
-// authorityError is x/gov's ErrInvalidSigner (gov, 13), which x/slashing
-// returns for an authority other than the gov account.
-func authorityError(prefix, got string) *module.Error {
-	return (&module.Error{Codespace: "gov", Code: 13, Desc: "expected gov account as only signer for proposal message"}).
-		WithDetail("invalid authority; expected %s, got %s", accounts.Bech32(prefix, module.GovAuthority), got)
-}
-
-// validationError is a params validation failure as the SDK reports a
-// plain error from a message server: codespace undefined, code 1.
-func validationError(err error) *module.Error {
-	return &module.Error{Codespace: "undefined", Code: 1, Desc: err.Error()}
-}
-
 func msgUpdateParams() *module.MsgHandler {
-	return &module.MsgHandler{
-		TypeURL: TypeMsgUpdateParams, Module: Name, Gas: GasMsgUpdateParams,
-		New: func() proto.Message { return new(slashingv1beta1.MsgUpdateParams) },
-		Decode: func(p proto.Message, m *module.Msg, c module.Codec) error {
-			msg := p.(*slashingv1beta1.MsgUpdateParams)
-			a, err := accounts.ParseAddress(c.Prefix, msg.Authority)
-			if err != nil {
-				return authorityError(c.Prefix, msg.Authority)
-			}
-			m.Signer = a
-			return nil
-		},
-		Exec: func(st module.State, m *module.Msg, c *module.MsgContext) error {
-			msg := m.Proto.(*slashingv1beta1.MsgUpdateParams)
-			if m.Signer != module.GovAuthority {
-				return authorityError(c.Env.Prefix, msg.Authority)
-			}
+	return module.GovOnly(TypeMsgUpdateParams, Name, GasMsgUpdateParams, func() *slashingv1beta1.MsgUpdateParams { return new(slashingv1beta1.MsgUpdateParams) },
+		module.GovSignerError, func(st module.State, msg *slashingv1beta1.MsgUpdateParams, env *module.Env) error {
 			p, err := ParamsFromProto(msg.GetParams())
 			if err != nil {
 				return err
 			}
 			return UpdateParams(st, p)
-		},
-	}
+		})
 }
 
 // ParamsFromProto reads p and checks it as x/slashing's Params.Validate
@@ -67,20 +36,20 @@ func ParamsFromProto(p *slashingv1beta1.Params) (Params, error) {
 	}
 	out := Params{SignedBlocksWindow: p.SignedBlocksWindow, DowntimeJailDuration: p.GetDowntimeJailDuration().AsDuration()}
 	if out.SignedBlocksWindow <= 0 {
-		return Params{}, validationError(fmt.Errorf("signed blocks window must be positive: %d", out.SignedBlocksWindow))
+		return Params{}, module.ValidationError(fmt.Errorf("signed blocks window must be positive: %d", out.SignedBlocksWindow))
 	}
 	var err error
 	if out.MinSignedPerWindow, err = protoDec("min signed per window", p.MinSignedPerWindow); err != nil {
-		return Params{}, validationError(err)
+		return Params{}, module.ValidationError(err)
 	}
 	if out.DowntimeJailDuration <= 0 {
-		return Params{}, validationError(fmt.Errorf("downtime jail duration must be positive: %s", out.DowntimeJailDuration))
+		return Params{}, module.ValidationError(fmt.Errorf("downtime jail duration must be positive: %s", out.DowntimeJailDuration))
 	}
 	if out.SlashFractionDoubleSign, err = protoDec("double sign slash fraction", p.SlashFractionDoubleSign); err != nil {
-		return Params{}, validationError(err)
+		return Params{}, module.ValidationError(err)
 	}
 	if out.SlashFractionDowntime, err = protoDec("downtime slash fraction", p.SlashFractionDowntime); err != nil {
-		return Params{}, validationError(err)
+		return Params{}, module.ValidationError(err)
 	}
 	return out, nil
 }
@@ -120,7 +89,7 @@ func checkFraction(name string, d dec.Dec) error {
 // misses no index reaches any more.
 func UpdateParams(st module.State, p Params) error {
 	if err := p.Validate(); err != nil {
-		return validationError(err)
+		return module.ValidationError(err)
 	}
 	old := GetParams(st)
 	if Enabled(st) && old.SignedBlocksWindow != p.SignedBlocksWindow {

@@ -8,9 +8,7 @@ import (
 	"time"
 
 	stakingv1beta1 "cosmossdk.io/api/cosmos/staking/v1beta1"
-	"google.golang.org/protobuf/proto"
 
-	"github.com/emberchain/ember/accounts"
 	"github.com/emberchain/ember/dec"
 	"github.com/emberchain/ember/module"
 )
@@ -21,52 +19,15 @@ const TypeMsgUpdateParams = "/cosmos.staking.v1beta1.MsgUpdateParams"
 // GasMsgUpdateParams is its fixed gas.
 const GasMsgUpdateParams = 20_000
 
-// x/gov's ErrInvalidSigner, which x/staking, x/slashing and x/mint return
-// for a MsgUpdateParams whose authority is not the gov account.
-const (
-	CodespaceGov       = "gov"
-	CodeGovInvalidSign = 13
-)
-
-// AuthorityError is the SDK's refusal of authority got: x/gov's
-// ErrInvalidSigner, "invalid authority; expected <gov>, got <got>".
-func AuthorityError(prefix, got string) *module.Error {
-	return (&module.Error{Codespace: CodespaceGov, Code: CodeGovInvalidSign, Desc: "expected gov account as only signer for proposal message"}).
-		WithDetail("invalid authority; expected %s, got %s", accounts.Bech32(prefix, module.GovAuthority), got)
-}
-
-// validationError is a params validation failure as the SDK reports a
-// plain error from a message server: codespace undefined, code 1, the
-// message alone.
-func validationError(err error) *module.Error {
-	return &module.Error{Codespace: "undefined", Code: 1, Desc: err.Error()}
-}
-
 func (k *Keeper) msgUpdateParams() *module.MsgHandler {
-	return &module.MsgHandler{
-		TypeURL: TypeMsgUpdateParams, Module: Name, Gas: GasMsgUpdateParams,
-		New: func() proto.Message { return new(stakingv1beta1.MsgUpdateParams) },
-		Decode: func(p proto.Message, m *module.Msg, c module.Codec) error {
-			msg := p.(*stakingv1beta1.MsgUpdateParams)
-			a, err := accounts.ParseAddress(c.Prefix, msg.Authority)
-			if err != nil {
-				return AuthorityError(c.Prefix, msg.Authority)
-			}
-			m.Signer = a
-			return nil
-		},
-		Exec: func(st module.State, m *module.Msg, c *module.MsgContext) error {
-			msg := m.Proto.(*stakingv1beta1.MsgUpdateParams)
-			if m.Signer != module.GovAuthority {
-				return AuthorityError(c.Env.Prefix, msg.Authority)
-			}
-			p, err := ParamsFromProto(msg.GetParams(), c.Env.Denom)
+	return module.GovOnly(TypeMsgUpdateParams, Name, GasMsgUpdateParams, func() *stakingv1beta1.MsgUpdateParams { return new(stakingv1beta1.MsgUpdateParams) },
+		module.GovSignerError, func(st module.State, msg *stakingv1beta1.MsgUpdateParams, env *module.Env) error {
+			p, err := ParamsFromProto(msg.GetParams(), env.Denom)
 			if err != nil {
 				return err
 			}
 			return UpdateParams(st, p)
-		},
-	}
+		})
 }
 
 // ParamsFromProto checks p as x/staking's Params.Validate does, in its
@@ -95,11 +56,11 @@ func ParamsFromProto(p *stakingv1beta1.Params, chainDenom string) (Params, error
 		},
 	} {
 		if err := check(); err != nil {
-			return Params{}, validationError(err)
+			return Params{}, module.ValidationError(err)
 		}
 	}
 	if out.BondDenom != chainDenom {
-		return Params{}, validationError(errBondDenomFixed(out.BondDenom, chainDenom))
+		return Params{}, module.ValidationError(errBondDenomFixed(out.BondDenom, chainDenom))
 	}
 	return out, nil
 }
@@ -180,7 +141,7 @@ func ValidateMinCommissionRate(r dec.Dec) error {
 // validators and commission changes.
 func UpdateParams(st module.State, p Params) error {
 	if err := p.Validate(); err != nil {
-		return validationError(err)
+		return module.ValidationError(err)
 	}
 	setParams(st, p)
 	return nil
