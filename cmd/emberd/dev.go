@@ -151,7 +151,7 @@ func printDevBanner(w io.Writer, nd *node.Node, keys []*accounts.Key, mnemonic, 
 	fmt.Fprintf(w, "\nJSON-RPC   http://%s  ws://%s  (namespaces %v)\n", cfg.JSONRPC.Address, cfg.JSONRPC.WSAddress, cfg.JSONRPC.API)
 	fmt.Fprintf(w, "CometBFT   %s\n", nd.CometConfig().RPC.ListenAddress)
 	if cfg.REST.Enable {
-		fmt.Fprintf(w, "REST       http://%s  (Cosmos SDK gateway: auth, bank, staking, tx, tendermint)\n", cfg.REST.Address)
+		fmt.Fprintf(w, "REST       http://%s  (Cosmos SDK gateway: auth, bank, staking, distribution, slashing, mint, gov, upgrade, tx, tendermint)\n", cfg.REST.Address)
 	}
 	if cfg.GRPC.Enable {
 		fmt.Fprintf(w, "gRPC       %s  (the same Cosmos services; abci_query takes their method paths)\n", cfg.GRPC.Address)
