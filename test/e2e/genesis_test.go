@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -12,6 +13,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/emberchain/ember/internal/wait"
 )
 
 // operatorHome is one operator's node home in TestGenesisFromGentxs.
@@ -200,11 +204,17 @@ func joinByStateSyncFlags(t *testing.T, dir string, base int, genesis string, va
 		n.dumpLog()
 		t.Fatal(err)
 	}
-	log, _ := os.ReadFile(n.logPath)
-	m := regexp.MustCompile(`msg="state sync: restored" height=(\d+)`).FindSubmatch(log)
-	if m == nil || !strings.Contains(string(log), "state sync: trusting block") || !strings.Contains(string(log), "Ember node joiner (chain ember_9000-1) listening on:") {
-		t.Fatalf("joiner's output lacks the restore, the trusted block or the endpoint table:\n%s", log)
-	}
+	// The endpoint table is printed once the node has started, a moment
+	// after its JSON-RPC answers.
+	var m [][]byte
+	wait.Eventually(t, 10*time.Second, "the joiner's restore, trusted block and endpoint table in its output", func() error {
+		log, _ := os.ReadFile(n.logPath)
+		m = regexp.MustCompile(`msg="state sync: restored" height=(\d+)`).FindSubmatch(log)
+		if m == nil || !strings.Contains(string(log), "state sync: trusting block") || !strings.Contains(string(log), "Ember node joiner (chain ember_9000-1) listening on:") {
+			return fmt.Errorf("output so far:\n%s", log)
+		}
+		return nil
+	})
 	restored, _ := strconv.ParseUint(string(m[1]), 10, 64)
 	h := maxHeight(t, vals...) + 2
 	waitAllHeight(t, h, n)
