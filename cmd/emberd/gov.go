@@ -170,15 +170,30 @@ func voteOption(s string) (govv1.VoteOption, error) {
 }
 
 func txGovVoteCmd(f *txFlags) *cobra.Command {
+	return govVoteCmd(f, "vote PROPOSAL_ID yes|no|abstain|no_with_veto", "Vote on a proposal in its voting period (MsgVote)",
+		func(arg string) (voteMsg, error) {
+			o, err := voteOption(arg)
+			return func(id uint64, voter, metadata string) proto.Message {
+				return &govv1.MsgVote{ProposalId: id, Voter: voter, Option: o, Metadata: metadata}
+			}, err
+		})
+}
+
+// voteMsg is the message of a vote, once its voter is known.
+type voteMsg func(id uint64, voter, metadata string) proto.Message
+
+// govVoteCmd is a vote command: PROPOSAL_ID and the vote, which parse reads
+// (refusing a bad vote before the keyring is opened).
+func govVoteCmd(f *txFlags, use, short string, parse func(arg string) (voteMsg, error)) *cobra.Command {
 	var metadata string
 	cmd := &cobra.Command{
-		Use: "vote PROPOSAL_ID yes|no|abstain|no_with_veto", Short: "Vote on a proposal in its voting period (MsgVote)", Args: cobra.ExactArgs(2),
+		Use: use, Short: short, Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id, err := proposalID(args[0])
 			if err != nil {
 				return err
 			}
-			o, err := voteOption(args[1])
+			msg, err := parse(args[1])
 			if err != nil {
 				return err
 			}
@@ -186,7 +201,7 @@ func txGovVoteCmd(f *txFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return t.send(&govv1.MsgVote{ProposalId: id, Voter: accounts.Bech32(t.b.Prefix, t.from), Option: o, Metadata: metadata})
+			return t.send(msg(id, accounts.Bech32(t.b.Prefix, t.from), metadata))
 		},
 	}
 	cmd.Flags().StringVar(&metadata, "metadata", "", "vote metadata")
@@ -215,27 +230,13 @@ func weightedOptions(s string) ([]*govv1.WeightedVoteOption, error) {
 }
 
 func txGovWeightedVoteCmd(f *txFlags) *cobra.Command {
-	var metadata string
-	cmd := &cobra.Command{
-		Use: "weighted-vote PROPOSAL_ID yes=0.6,no=0.4", Short: "Split a vote between options (MsgVoteWeighted)", Args: cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := proposalID(args[0])
-			if err != nil {
-				return err
-			}
-			opts, err := weightedOptions(args[1])
-			if err != nil {
-				return err
-			}
-			t, err := f.open(cmd, "")
-			if err != nil {
-				return err
-			}
-			return t.send(&govv1.MsgVoteWeighted{ProposalId: id, Voter: accounts.Bech32(t.b.Prefix, t.from), Options: opts, Metadata: metadata})
-		},
-	}
-	cmd.Flags().StringVar(&metadata, "metadata", "", "vote metadata")
-	return cmd
+	return govVoteCmd(f, "weighted-vote PROPOSAL_ID yes=0.6,no=0.4", "Split a vote between options (MsgVoteWeighted)",
+		func(arg string) (voteMsg, error) {
+			opts, err := weightedOptions(arg)
+			return func(id uint64, voter, metadata string) proto.Message {
+				return &govv1.MsgVoteWeighted{ProposalId: id, Voter: voter, Options: opts, Metadata: metadata}
+			}, err
+		})
 }
 
 func txGovCancelCmd(f *txFlags) *cobra.Command {
