@@ -387,9 +387,9 @@ func (n *Node) stopComet() {
 }
 
 // cometDBProvider opens CometBFT's databases once for the process, as
-// [store] sync says.
+// [store] sync says; a failed write to one halts the node (failstop.go).
 func (n *Node) cometDBProvider() cmtcfg.DBProvider {
-	return n.cmtDBs.Provider(cometstore.DBProvider(n.cfg.Store.Sync))
+	return n.cmtDBs.Provider(cometstore.WatchWrites(cometstore.DBProvider(n.cfg.Store.Sync), n.fail))
 }
 
 // chain is what the backends read.
