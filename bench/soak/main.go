@@ -91,15 +91,17 @@ func run(o options) error {
 }
 
 // sampleLoop prints a row every interval until ctx ends, and a last one
-// then; it stops early if the node exits.
+// then unless a row was just printed; it stops early if the node exits.
+// Samples use their own context: one taken as the load ends is not cut
+// short.
 func sampleLoop(ctx context.Context, n *node, eth *ethclient.Client, l *load, every time.Duration, r *report) {
-	start := time.Now()
+	start, last := time.Now(), time.Now()
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			if n.exited() == nil {
+			if n.exited() == nil && time.Since(last) > every/10 {
 				r.row(n.sample(context.Background(), eth, l, time.Since(start)))
 			}
 			return
@@ -107,7 +109,8 @@ func sampleLoop(ctx context.Context, n *node, eth *ethclient.Client, l *load, ev
 			if n.exited() != nil {
 				return
 			}
-			r.row(n.sample(ctx, eth, l, time.Since(start)))
+			r.row(n.sample(context.Background(), eth, l, time.Since(start)))
+			last = time.Now()
 		}
 	}
 }
