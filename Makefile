@@ -11,7 +11,7 @@ LDFLAGS  := -X github.com/emberchain/ember/app.Version=$(VERSION)
 FUZZTIME ?=
 fuzzfor   = -fuzztime $(or $(FUZZTIME),$(1)) -fuzzminimizetime 100x
 
-.PHONY: build dev test test-unit fuzz contracts bench bench-peers bench-transfers bench-logs bench-reads bench-traces bench-txpool bench-devchain bench-explorer vet fmt clean
+.PHONY: build dev test test-unit fuzz contracts bench bench-peers bench-transfers bench-logs bench-reads bench-traces bench-txpool bench-devchain bench-explorer soak vet fmt clean
 
 build: ## build emberd into build/emberd
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/emberd
@@ -62,6 +62,11 @@ bench-peers: $(GETH) ## the peers the benchmarks compare against: anvil (npm, be
 
 $(GETH):
 	GOBIN=$(abspath $(dir $(GETH))) GOFLAGS= $(GO) install github.com/ethereum/go-ethereum/cmd/geth@$(GETH_VERSION)
+
+DURATION   ?= 1h
+SOAK_FLAGS ?=
+soak: build ## a dev node with the explorer under ~200 transfers/s for DURATION (default 1h): a row of its memory by part every minute, then whether it levelled off below the documented ceiling (docs/memory.md; SOAK_FLAGS="-rate 100 -out soak.csv -node-flags '--store.cache-mb=128'")
+	$(GO) run ./bench/soak -emberd $(BIN) -duration $(DURATION) $(SOAK_FLAGS)
 
 bench-transfers: build ## transfers/s and latency, Ember vs anvil (see bench/README.md)
 	$(GO) run ./bench/transfers -emberd $(BIN)

@@ -35,6 +35,9 @@ type Sources struct {
 	State func() (oldest uint64, lastSweep time.Duration, lastDeleted int)
 	// Health is whether the node advances with its network (health.go).
 	Health func() Health
+	// Memory is the caches outside the Go heap with their limits
+	// (memory.go); the Go runtime's parts are read whether or not it is set.
+	Memory func() []MemoryPart
 }
 
 // Metrics is Ember's series in their own registry.
@@ -74,6 +77,7 @@ func New(src Sources) *Metrics {
 	m.baseFee = f.gauge("base_fee_wei", "Base fee per gas of the last committed block, in wei (aember).")
 	m.dbSize = f.gaugeVec("db_size_bytes", "Size on disk of each database under the home's data/ directory, sampled.", "db")
 	m.registerSources(f, src)
+	m.reg.MustRegister(newMemoryCollector(src.Memory))
 	return m
 }
 

@@ -57,6 +57,7 @@ func (n *Node) newMetrics() *metrics.Metrics {
 			}
 			return n.explorer.Status()
 		},
+		Memory: n.memoryParts, // memory.go
 	})
 }
 

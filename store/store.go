@@ -57,6 +57,7 @@ type Store struct {
 	state  state.Database
 	config atomic.Pointer[params.ChainConfig] // the schedule the head state records (SetConfig)
 	noSync bool                               // Options.NoSync
+	opts   Options                            // as opened (Memory reports the cache limits)
 
 	head    atomic.Pointer[types.Header]           // last durable block
 	headers *lru.Cache[common.Hash, *types.Header] // recent headers by hash
@@ -112,6 +113,7 @@ func Open(dir string, config *params.ChainConfig, opts Options) (*Store, error) 
 		kv:      kv,
 		db:      db,
 		noSync:  opts.NoSync,
+		opts:    opts,
 		headers: lru.NewCache[common.Hash, *types.Header](4096),
 		refs:    lru.NewCache[uint64, blockRef](1 << 16),
 		blocks:  newBlockCache(blockCacheBlocks, blockCacheBytes),

@@ -39,11 +39,25 @@ type Config struct {
 	// compiles with when the metadata hash does not match, for partial
 	// matches; "" = full matches from metadata only.
 	Solc string `toml:"solc"`
+	// SQLiteCacheMB, SQLiteMmapMB and SQLiteMaxConns bound a SQLite
+	// database's memory (sqlstore.SQLiteOptions; docs/memory.md): page
+	// cache per connection, mapped part of the file, open connections.
+	// Zero keeps sqlstore.DefaultSQLite's; a negative mmap maps nothing.
+	SQLiteCacheMB  int `toml:"sqlite-cache-mb"`
+	SQLiteMmapMB   int `toml:"sqlite-mmap-mb"`
+	SQLiteMaxConns int `toml:"sqlite-max-conns"`
+}
+
+// SQLite is the SQLite options the config sets.
+func (c Config) SQLite() sqlstore.SQLiteOptions {
+	return sqlstore.SQLiteOptions{CacheMB: c.SQLiteCacheMB, MmapMB: c.SQLiteMmapMB, MaxConns: c.SQLiteMaxConns}
 }
 
 // DefaultConfig leaves the explorer off, listening on 127.0.0.1:4000 when on.
 func DefaultConfig() Config {
-	return Config{Address: "127.0.0.1:4000", IPFSGateway: indexer.DefaultIPFSGateway}
+	d := sqlstore.DefaultSQLite
+	return Config{Address: "127.0.0.1:4000", IPFSGateway: indexer.DefaultIPFSGateway,
+		SQLiteCacheMB: d.CacheMB, SQLiteMmapMB: d.MmapMB, SQLiteMaxConns: d.MaxConns}
 }
 
 // IndexerYield is how long at most the indexer of an in-process explorer
@@ -72,7 +86,7 @@ func Start(cfg Config, home string, src explorer.Source, prefix string, log *slo
 	if dsn == "" {
 		dsn = filepath.Join(home, "data", "explorer.db")
 	}
-	st, err := sqlstore.Open(context.Background(), dsn)
+	st, err := sqlstore.OpenWith(context.Background(), dsn, cfg.SQLite())
 	if err != nil {
 		return nil, err
 	}
@@ -153,6 +167,9 @@ func (s *Service) Stop() {
 	s.wg.Wait()
 	_ = s.store.Close()
 }
+
+// Memory is the SQLite database's memory bounds; ok is false on PostgreSQL.
+func (s *Service) Memory() (sqlstore.Memory, bool) { return s.store.Memory() }
 
 // Status is the last block indexed and the chain head the indexer works
 // towards; ok is false until a block is indexed (for the node's metrics).

@@ -18,8 +18,9 @@ import (
 
 // Store is explorer.Store on a SQL database.
 type Store struct {
-	db *sql.DB
-	d  dialect
+	db     *sql.DB
+	d      dialect
+	sqlite *SQLiteOptions // as opened; nil on PostgreSQL
 }
 
 var _ explorer.Store = (*Store)(nil)
@@ -28,13 +29,19 @@ var _ explorer.Store = (*Store)(nil)
 // or else the path of a SQLite file (created with its directory) — and
 // applies any pending migrations.
 func Open(ctx context.Context, dsn string) (*Store, error) {
+	return OpenWith(ctx, dsn, SQLiteOptions{})
+}
+
+// OpenWith is Open with a SQLite database's memory bounds (ignored for
+// PostgreSQL).
+func OpenWith(ctx context.Context, dsn string, opts SQLiteOptions) (*Store, error) {
 	if IsPostgres(dsn) {
 		return OpenPostgres(ctx, dsn)
 	}
 	if strings.Contains(dsn, "://") {
 		return nil, fmt.Errorf("explorer database %s: unknown scheme; use a postgres:// URL or a SQLite file path", redact(dsn))
 	}
-	return OpenSQLite(ctx, dsn)
+	return OpenSQLiteWith(ctx, dsn, opts)
 }
 
 // IsPostgres reports whether dsn names a PostgreSQL database.
@@ -73,6 +80,13 @@ func OpenPostgres(ctx context.Context, dsn string) (*Store, error) {
 // OpenSQLite opens (creating) the SQLite database file at path in WAL mode,
 // so that API readers never wait for the indexer's writes.
 func OpenSQLite(ctx context.Context, path string) (*Store, error) {
+	return OpenSQLiteWith(ctx, path, SQLiteOptions{})
+}
+
+// OpenSQLiteWith is OpenSQLite with the page cache, mapping and connections
+// opts bound (zero fields: DefaultSQLite's).
+func OpenSQLiteWith(ctx context.Context, path string, opts SQLiteOptions) (*Store, error) {
+	opts = opts.withDefaults()
 	if path == "" {
 		return nil, fmt.Errorf("explorer database: empty SQLite path")
 	}
@@ -80,18 +94,18 @@ func OpenSQLite(ctx context.Context, path string) (*Store, error) {
 		return nil, err
 	}
 	q := url.Values{}
-	// SQLite's default page cache (2 MB) makes each index probe of a big
-	// database a read syscall, and those reads dominated indexing. A 64 MiB
-	// cache per connection plus a memory-mapped file let probes hit memory.
-	for _, p := range []string{"journal_mode(WAL)", "synchronous(NORMAL)", "busy_timeout(10000)", "foreign_keys(1)",
-		"cache_size(-65536)", "mmap_size(1073741824)"} {
+	// The page cache and mapping sizes: see DefaultSQLite.
+	for _, p := range append([]string{"journal_mode(WAL)", "synchronous(NORMAL)", "busy_timeout(10000)", "foreign_keys(1)"}, opts.pragmas()...) {
 		q.Add("_pragma", p)
 	}
 	db, err := sql.Open(sqlite.driver, "file:"+path+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("open explorer database %s: %w", path, err)
 	}
-	s := &Store{db: db, d: sqlite}
+	// Each connection may fill its own page cache: capping them caps the
+	// caches' sum (SQLiteOptions.MaxConns).
+	db.SetMaxOpenConns(opts.MaxConns)
+	s := &Store{db: db, d: sqlite, sqlite: &opts}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("explorer database %s: %w", path, err)

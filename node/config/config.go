@@ -185,11 +185,22 @@ type Runtime struct {
 	// memory (the heap may grow to several times the live one) for fewer
 	// collections.
 	GCPercent int `toml:"gc-percent"`
+	// MemoryLimitMB is Go's soft memory limit (GOMEMLIMIT), MiB: as the
+	// Go runtime's memory nears it, the collector runs more often whatever
+	// GCPercent says, so a high GC target no longer lets the heap grow to
+	// several times the live one (docs/memory.md). It counts only what Go
+	// manages, not the caches outside its heap. 0 sets none; a GOMEMLIMIT
+	// environment variable wins over it.
+	MemoryLimitMB int `toml:"memory-limit-mb"`
 }
 
-// Apply sets the runtime as c says, unless the GOGC environment variable
-// already does; it reports whether it set the GC target.
+// Apply sets the runtime as c says, unless the GOGC (GOMEMLIMIT)
+// environment variable already does; it reports whether it set the GC
+// target.
 func (c Runtime) Apply() bool {
+	if c.MemoryLimitMB > 0 && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(int64(c.MemoryLimitMB) << 20)
+	}
 	if c.GCPercent <= 0 || os.Getenv("GOGC") != "" {
 		return false
 	}

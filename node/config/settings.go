@@ -91,8 +91,8 @@ var settings = []Setting{
 
 	{Key: "keyring.backend", Flag: "keyring-backend", Help: "keyring the node serves to eth_accounts, eth_sign* and personal, and the keys commands use: test (no passphrases, development; dev homes) or file (encrypted)"},
 
-	{Key: "store.cache-mb", Help: "Pebble block cache of the node's database, MiB"},
-	{Key: "store.trie-cache-mb", Help: "clean trie-node cache, MiB"},
+	{Key: "store.cache-mb", Flag: "store.cache-mb", Help: "Pebble block cache of the node's database, MiB; Pebble's memtables may take as much again (docs/memory.md)"},
+	{Key: "store.trie-cache-mb", Flag: "store.trie-cache-mb", Help: "clean trie-node cache, MiB (outside the Go heap; docs/memory.md)"},
 	{Key: "store.sync", Help: "make each block durable on disk before the next one (Ember's store and CometBFT's databases sync their writes); " +
 		"dev homes set false: the writes still reach the operating system, so only a power loss could undo them"},
 	{Key: "store.pruning", Flag: "store.pruning", Help: "state kept: archive (every block's) or full (the last keep-recent blocks'); blocks, receipts and logs are always kept"},
@@ -107,6 +107,9 @@ var settings = []Setting{
 	{Key: "explorer.db", Flag: "explorer.db", Help: "explorer database: a postgres:// DSN, or empty for SQLite at <home>/data/explorer.db"},
 	{Key: "explorer.ipfs-gateway", Help: "HTTP gateway through which NFT metadata at ipfs:// URIs is fetched"},
 	{Key: "explorer.solc", Help: "a solc binary (or solc-js's solcjs) with which contract verification compiles for partial matches; empty for full matches from metadata only"},
+	{Key: "explorer.sqlite-cache-mb", Flag: "explorer.sqlite-cache-mb", Help: "SQLite explorer database: page cache of each connection, MiB (docs/memory.md); 0 for the default"},
+	{Key: "explorer.sqlite-mmap-mb", Flag: "explorer.sqlite-mmap-mb", Help: "SQLite explorer database: MiB of the file mapped into memory (file-backed, resident as read); 0 for the default, negative for none"},
+	{Key: "explorer.sqlite-max-conns", Flag: "explorer.sqlite-max-conns", Help: "SQLite explorer database: open connections at most, each with its own page cache; 0 for the default"},
 
 	{Key: "log.level", Flag: "log-level", Help: "log level of Ember's own logs: debug, info, warn, error"},
 	{Key: "log.cometbft-level", Help: "log level of CometBFT's logs (chatty at info)"},
@@ -119,6 +122,7 @@ var settings = []Setting{
 	{Key: "state-sync.snapshot-keep-recent", Flag: "state-sync.snapshot-keep-recent", Help: "snapshots kept, the oldest deleted"},
 
 	{Key: "runtime.gc-percent", Help: "Go's garbage collector target (GOGC); 0 keeps Go's default, and a GOGC environment variable wins (dev homes: 400)"},
+	{Key: "runtime.memory-limit-mb", Flag: "runtime.memory-limit-mb", Help: "Go's soft memory limit (GOMEMLIMIT), MiB: near it the collector runs more often whatever gc-percent says (docs/memory.md); 0 for none, and a GOMEMLIMIT environment variable wins"},
 
 	{Key: "health.max-block-age", Help: "not ready (GET /ready answers 503, ember_ready 0) when the head block is older than this beyond config.toml's create_empty_blocks_interval; " +
 		"0s for no check; not checked when create_empty_blocks is false (blocks only for transactions)"},

@@ -89,6 +89,17 @@ func TestMetricsPrometheus(t *testing.T) {
 	prom.waitFor(t, `ember_explorer_indexed_height`, func(v float64) bool { return v > 0 }, "> 0")
 	prom.waitFor(t, `cometbft_consensus_height`, func(v float64) bool { return v > 1 }, "> 1") // CometBFT's own, same endpoint
 
+	// Memory by part (docs/memory.md): the parts read, the limits a dev
+	// home's defaults.
+	for _, part := range []string{"go_heap_inuse", "go_stacks", "pebble_memtables", "trie_clean_cache", "sqlite_page_cache"} {
+		prom.waitFor(t, fmt.Sprintf(`ember_memory_bytes{part=%q}`, part), func(v float64) bool { return v > 0 }, "> 0")
+	}
+	for part, want := range map[string]float64{"pebble_block_cache": 256 << 20, "pebble_memtables": 256 << 20, "trie_clean_cache": 128 << 20,
+		"sqlite_page_cache": 64 << 20 * 16, "sqlite_mmap": 1 << 30} {
+		prom.waitFor(t, fmt.Sprintf(`ember_memory_limit_bytes{part=%q}`, part), func(v float64) bool { return v == want }, fmt.Sprint("= ", want))
+	}
+	prom.waitFor(t, `ember_memory_go_gc_percent`, func(v float64) bool { return v == 400 }, "= 400 (a dev home's)")
+
 	// A nonce gap: the tx after the next goes to queued, then filling the
 	// gap makes both pending and then included.
 	key := devKeys[2].Private
