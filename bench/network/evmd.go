@@ -81,6 +81,13 @@ func (e evmd) configure(home string, i, base int) (*node, error) {
 	comet := productionComet(e.blockTime, n.p2p, addr(base+1))
 	comet["rpc"]["pprof_laddr"] = quote("")
 	comet["instrumentation"] = map[string]string{"prometheus": "false"}
+	// evmd start always turns its EVM mempool on (it sets
+	// --mempool.max-txs to 0 over app.toml) and refuses to start unless
+	// CometBFT's mempool is its app-side one (cosmos/evm's fork, v0.39):
+	// the transactions live in the app, and CometBFT's AppReactor gossips
+	// them to the peers in batches. That is evmd's production setting
+	// (its local_node.sh sets it too).
+	comet["mempool"]["type"] = quote("app")
 	if err := setTOML(filepath.Join(home, "config", "config.toml"), comet); err != nil {
 		return nil, err
 	}

@@ -15,14 +15,25 @@ import (
 	"github.com/emberchain/ember/bench/internal/writes"
 )
 
-// result is one configuration's measurement.
+// result is one configuration's measurement: a light load that both
+// chains keep up with (its latency is the network's, not a queue's), then
+// a heavy one above what either sustains (its inclusion rate is the
+// network's capacity).
 type result struct {
-	Chain string
-	Delay time.Duration
+	Chain        string
+	Delay        time.Duration
+	Light, Heavy phase
+}
+
+// phase is the measurement of one load.
+type phase struct {
+	Rate int
 
 	Offered, Sent, Rejected, Late int
-	// InWindow counts transfers in blocks seen during the window; TPS is
-	// that over the window: the rate the network sustained under the load.
+	// InWindow counts transfers in blocks seen during the window after its
+	// first steadySkip; TPS is that over the same time: the rate the
+	// network sustained under the load, once the first blocks (which only
+	// hold the first second's sends) are past.
 	InWindow int
 	TPS      float64
 	// Included counts the window's sends in a block by the end of the
@@ -40,9 +51,12 @@ type result struct {
 	FirstReject string
 }
 
+// steadySkip is the start of a window left out of its throughput.
+const steadySkip = 5 * time.Second
+
 // measure runs l against nw and reads the result.
-func measure(ctx context.Context, nw *network, keys []*accounts.Key, l load) (result, error) {
-	r := result{Chain: nw.chain.Name()}
+func measure(ctx context.Context, nw *network, keys []*accounts.Key, l load) (phase, error) {
+	r := phase{Rate: l.Rate}
 	planned, err := plan(ctx, nw.nodes[0].jsonRPC, keys, l)
 	if err != nil {
 		return r, fmt.Errorf("sign: %w", err)
@@ -99,7 +113,7 @@ func measure(ctx context.Context, nw *network, keys []*accounts.Key, l load) (re
 
 // latencies fills the throughput and latency figures from what the
 // watcher saw.
-func (r *result) latencies(w *watcher, ok []sent, start, end time.Time) {
+func (r *phase) latencies(w *watcher, ok []sent, start, end time.Time) {
 	var lat []time.Duration
 	for _, s := range ok {
 		at, in := w.included[s.hash]
@@ -107,14 +121,14 @@ func (r *result) latencies(w *watcher, ok []sent, start, end time.Time) {
 			continue
 		}
 		lat = append(lat, at.Sub(s.at))
-		if !at.After(end) {
+		if at.After(start.Add(steadySkip)) && !at.After(end) {
 			r.InWindow++
 		}
 	}
 	slices.Sort(lat)
 	r.Included = len(lat)
 	r.P50, r.P99 = writes.Pct(lat, 50), writes.Pct(lat, 99)
-	r.TPS = float64(r.InWindow) / end.Sub(start).Seconds()
+	r.TPS = float64(r.InWindow) / (end.Sub(start) - steadySkip).Seconds()
 }
 
 // blockIntervals reads the CometBFT header times of heights h0..h1 (20 a

@@ -205,8 +205,9 @@ func getJSON(ctx context.Context, url string, out any) error {
 // productionComet is what both chains' config.toml get: CometBFT's
 // default consensus timeouts (its library defaults, the same on both
 // chains' CometBFT) with timeout_commit set to the common block time,
-// empty blocks made, CometBFT's default flood mempool with gossip, and
-// what several nodes on one IP need (no PEX, no strict address book).
+// empty blocks made, CometBFT's mempool defaults with gossip on (type
+// flood, the CometBFT default, unless the chain sets its own: see evmd),
+// and what several nodes on one IP need (no PEX, no strict address book).
 // Everything else is left as each chain writes it.
 func productionComet(blockTime time.Duration, p2pAddr, rpcAddr string) tomlEdits {
 	cs, mp := cmtcfg.DefaultConsensusConfig(), cmtcfg.DefaultMempoolConfig()

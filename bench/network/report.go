@@ -8,29 +8,39 @@ import (
 
 // line is a one-line summary printed as soon as a configuration is done.
 func (r result) line() string {
-	s := fmt.Sprintf("  %s %v: %.0f tx/s sustained (%d of %d offered, %d rejected, %d sent late), p50 %v p99 %v, block %v mean / %v p50 over %d, nodes %.2f cores, generator %.2f, steal %.2f, load %.2f",
-		r.Chain, r.Delay, r.TPS, r.Included, r.Offered, r.Rejected, r.Late, ms(r.P50), ms(r.P99), ms(r.BlockMean), ms(r.BlockP50), r.Blocks,
-		r.NodesCPU, r.GenCPU, r.Steal, r.Load1)
-	if r.FirstReject != "" {
-		s += "\n    first rejection: " + r.FirstReject
+	return fmt.Sprintf("  %s %v\n%s\n%s", r.Chain, r.Delay, r.Light.line(), r.Heavy.line())
+}
+
+func (p phase) line() string {
+	s := fmt.Sprintf("    %d tx/s offered: %.0f tx/s sustained, %d of %d sent included (%d rejected, %d sent late), p50 %v p99 %v, block %v mean / %v p50 over %d, nodes %.2f cores, generator %.2f, steal %.2f, load %.2f",
+		p.Rate, p.TPS, p.Included, p.Sent, p.Rejected, p.Late, ms(p.P50), ms(p.P99), ms(p.BlockMean), ms(p.BlockP50), p.Blocks,
+		p.NodesCPU, p.GenCPU, p.Steal, p.Load1)
+	if p.FirstReject != "" {
+		s += "\n      first rejection: " + p.FirstReject
 	}
 	return s
 }
 
 // table is the Markdown table of every configuration, then the ember/evmd
 // ratios at each delay.
-func table(rs []result, o options) string {
+func table(rs []result) string {
+	if len(rs) == 0 {
+		return ""
+	}
+	l, h := rs[0].Light.Rate, rs[0].Heavy.Rate
 	var b strings.Builder
-	fmt.Fprintf(&b, "| chain | one-way p2p delay | offered tx/s | sustained tx/s | included / sent | send→inclusion p50 | p99 | block interval mean | p50 | nodes CPU (cores) | generator CPU | steal | load (1 min) |\n")
+	fmt.Fprintf(&b, "| chain | one-way p2p delay | latency p50 @%d tx/s | p99 | block interval @%d tx/s (mean / p50) | sustained tx/s @%d offered | included / sent (rejected) | latency p50 / p99 @%d | block interval @%d (mean) | nodes CPU @%d (cores) | generator CPU | steal | load (1 min) |\n",
+		l, l, h, h, h, h)
 	fmt.Fprintf(&b, "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rs {
-		fmt.Fprintf(&b, "| %s | %v | %d | %.0f | %d / %d | %v | %v | %v | %v | %.2f | %.2f | %.2f | %.2f |\n",
-			r.Chain, r.Delay, o.load.Rate, r.TPS, r.Included, r.Sent, ms(r.P50), ms(r.P99), ms(r.BlockMean), ms(r.BlockP50),
-			r.NodesCPU, r.GenCPU, r.Steal, r.Load1)
+		L, H := r.Light, r.Heavy
+		fmt.Fprintf(&b, "| %s | %v | %v | %v | %v / %v | %.0f | %d / %d (%d) | %v / %v | %v | %.2f | %.2f | %.2f | %.2f |\n",
+			r.Chain, r.Delay, ms(L.P50), ms(L.P99), ms(L.BlockMean), ms(L.BlockP50), H.TPS, H.Included, H.Sent, H.Rejected,
+			ms(H.P50), ms(H.P99), ms(H.BlockMean), H.NodesCPU, H.GenCPU, H.Steal, H.Load1)
 	}
-	ratios := ratioRows(rs)
-	if ratios != "" {
-		fmt.Fprintf(&b, "\n| ember / evmd | sustained tx/s | p50 latency | p99 latency | block interval mean |\n|---|---|---|---|---|\n%s", ratios)
+	if ratios := ratioRows(rs); ratios != "" {
+		fmt.Fprintf(&b, "\n| ember / evmd | sustained tx/s | latency p50 @%d | p99 @%d | block interval @%d | block interval @%d |\n|---|---|---|---|---|---|\n%s",
+			l, l, l, h, ratios)
 	}
 	return b.String()
 }
@@ -47,8 +57,9 @@ func ratioRows(rs []result) string {
 			if v.Chain != "evmd" || v.Delay != e.Delay {
 				continue
 			}
-			fmt.Fprintf(&b, "| %v | %s | %s | %s | %s |\n", e.Delay, ratio(e.TPS, v.TPS),
-				ratio(e.P50.Seconds(), v.P50.Seconds()), ratio(e.P99.Seconds(), v.P99.Seconds()), ratio(e.BlockMean.Seconds(), v.BlockMean.Seconds()))
+			fmt.Fprintf(&b, "| %v | %s | %s | %s | %s | %s |\n", e.Delay, ratio(e.Heavy.TPS, v.Heavy.TPS),
+				ratio(e.Light.P50.Seconds(), v.Light.P50.Seconds()), ratio(e.Light.P99.Seconds(), v.Light.P99.Seconds()),
+				ratio(e.Light.BlockMean.Seconds(), v.Light.BlockMean.Seconds()), ratio(e.Heavy.BlockMean.Seconds(), v.Heavy.BlockMean.Seconds()))
 		}
 	}
 	return b.String()
