@@ -98,11 +98,13 @@ func plan(ctx context.Context, url string, keys []*accounts.Key, l load) ([][]pl
 	return out, nil
 }
 
-// send runs the schedule from start: one goroutine per sender, each on
-// its own kept-alive connection, sending its transfers in nonce order at
-// their times (late if the previous send has not been answered yet, so
-// a node that answers slowly gets fewer than the rate).
-func send(ctx context.Context, urls []string, planned [][]plannedTx, start time.Time) ([]sent, int64) {
+// send runs the schedule from start until end: one goroutine per sender,
+// each on its own kept-alive connection, sending its transfers in nonce
+// order at their times (late if the previous send has not been answered
+// yet, so a node that answers slowly gets fewer than the rate). A sender
+// still behind at end stops there: the window measures what the nodes
+// took in it, not a backlog of the generator's.
+func send(ctx context.Context, urls []string, planned [][]plannedTx, start, end time.Time) ([]sent, int64) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: len(planned), MaxConnsPerHost: len(planned),
 		IdleConnTimeout: time.Minute}, Timeout: 30 * time.Second}
 	defer client.CloseIdleConnections()
@@ -115,6 +117,9 @@ func send(ctx context.Context, urls []string, planned [][]plannedTx, start time.
 			defer wg.Done()
 			url := urls[i%len(urls)]
 			for _, p := range planned[i] {
+				if time.Now().After(end) {
+					return
+				}
 				wait := time.Until(start.Add(p.at))
 				if wait < -100*time.Millisecond {
 					late.Add(1)

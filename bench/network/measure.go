@@ -72,8 +72,8 @@ func measure(ctx context.Context, nw *network, keys []*accounts.Key, l load) (ph
 	}
 	cpu0, self0, host0 := nw.cpu(), peer.SelfCPU(), hoststat.Now()
 	start := time.Now().Add(100 * time.Millisecond)
-	txs, late := send(ctx, nw.urls(), planned, start)
 	end := start.Add(l.Window)
+	txs, late := send(ctx, nw.urls(), planned, start, end)
 	time.Sleep(time.Until(end))
 	elapsed := time.Since(start)
 	cpu1, self1, host1 := nw.cpu(), peer.SelfCPU(), hoststat.Now()
