@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 )
@@ -16,8 +15,8 @@ import (
 // ember is emberd: homes from `emberd testnet init`, rewritten to
 // production settings.
 type ember struct {
-	bin       string
-	blockTime time.Duration
+	bin   string
+	comet cometSettings
 }
 
 func (e ember) Name() string { return "ember" }
@@ -74,7 +73,7 @@ func (e ember) Init(ctx context.Context, dir string, senders []common.Address) (
 // sync and [validator] sync-state are true, as config.Default() writes
 // them); snapshots go back to their default (none), as on evmd.
 func (e ember) configure(n *node, rpc string) error {
-	if err := setTOML(filepath.Join(n.home, "config", "config.toml"), productionComet(e.blockTime, n.p2p, rpc)); err != nil {
+	if err := setTOML(filepath.Join(n.home, "config", "config.toml"), productionComet(e.comet, n.p2p, rpc)); err != nil {
 		return err
 	}
 	return setTOML(filepath.Join(n.home, "config", "app.toml"), tomlEdits{

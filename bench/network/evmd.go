@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"time"
 
 	"github.com/cometbft/cometbft/p2p"
 	"github.com/ethereum/go-ethereum/common"
@@ -21,8 +20,8 @@ import (
 // --single-host`, its own defaults except the ports, the common block
 // time and the senders funded in genesis.
 type evmd struct {
-	bin       string
-	blockTime time.Duration
+	bin   string
+	comet cometSettings
 }
 
 func (e evmd) Name() string { return "evmd" }
@@ -38,7 +37,7 @@ var evmdBalance = new(big.Int).Mul(big.NewInt(10_000), big.NewInt(1e18))
 func (e evmd) Init(ctx context.Context, dir string, senders []common.Address) ([]*node, error) {
 	out := filepath.Join(dir, "testnet")
 	cmd := exec.CommandContext(ctx, e.bin, "testnet", "init-files", "--validator-count", "4", "--output-dir", out,
-		"--single-host", "--keyring-backend", "test", "--chain-id", evmdChainID, "--commit-timeout", e.blockTime.String())
+		"--single-host", "--keyring-backend", "test", "--chain-id", evmdChainID, "--commit-timeout", e.comet.blockTime.String())
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("%v: %s", err, b)
 	}
@@ -78,7 +77,7 @@ func (e evmd) configure(home string, i, base int) (*node, error) {
 	}
 	n := &node{name: fmt.Sprintf("node%d", i), home: home, id: string(key.ID()), p2p: addr(base),
 		jsonRPC: "http://" + addr(base+2), comet: "http://" + addr(base+1)}
-	comet := productionComet(e.blockTime, n.p2p, addr(base+1))
+	comet := productionComet(e.comet, n.p2p, addr(base+1))
 	comet["rpc"]["pprof_laddr"] = quote("")
 	comet["instrumentation"] = map[string]string{"prometheus": "false"}
 	// evmd start always turns its EVM mempool on (it sets

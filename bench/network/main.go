@@ -26,7 +26,7 @@ type options struct {
 	emberd, evmd string
 	chains       string
 	delays       string
-	blockTime    time.Duration
+	comet        cometSettings
 	senders      int
 	light, heavy load
 	settle       time.Duration
@@ -38,7 +38,8 @@ func main() {
 	flag.StringVar(&o.evmd, "evmd", "build/evmd-v0.7.0/evmd", "evmd v0.7.0 binary (scripts/build-evmd.sh)")
 	flag.StringVar(&o.chains, "chains", "ember,evmd", "chains to run, in this order at each delay")
 	flag.StringVar(&o.delays, "delays", "0ms,50ms", "one-way p2p delays to run")
-	flag.DurationVar(&o.blockTime, "block-time", time.Second, "timeout_commit of both chains")
+	flag.DurationVar(&o.comet.blockTime, "block-time", time.Second, "timeout_commit of both chains")
+	flag.DurationVar(&o.comet.flushThrottle, "flush-throttle", 0, "p2p.flush_throttle_timeout of both chains (0: each chain's own)")
 	flag.IntVar(&o.senders, "senders", 400, "sender accounts (funded at genesis)")
 	flag.IntVar(&o.light.Rate, "light-rate", 50, "transfers per second of the latency load (open loop; both chains must keep up)")
 	flag.DurationVar(&o.light.Window, "light-window", 20*time.Second, "window of the latency load")
@@ -67,13 +68,14 @@ func run(ctx context.Context, o options) error {
 	for _, k := range keys {
 		senders = append(senders, k.Address)
 	}
-	chains := map[string]chain{"ember": ember{bin: o.emberd, blockTime: o.blockTime}, "evmd": evmd{bin: o.evmd, blockTime: o.blockTime}}
+	chains := map[string]chain{"ember": ember{bin: o.emberd, comet: o.comet}, "evmd": evmd{bin: o.evmd, comet: o.comet}}
 	var results []result
 	// The heavy load's backlog is not waited for: its figures are the
 	// inclusions during its window.
 	o.heavy.Drain = 10 * time.Second
-	fmt.Printf("bench/network: %d tx/s for %v then %d tx/s for %v, from %d senders, block time %v, %s\n",
-		o.light.Rate, o.light.Window, o.heavy.Rate, o.heavy.Window, o.senders, o.blockTime, time.Now().UTC().Format(time.RFC3339))
+	fmt.Printf("bench/network: %d tx/s for %v then %d tx/s for %v, from %d senders, block time %v, flush throttle %v (0: each chain's), %s\n",
+		o.light.Rate, o.light.Window, o.heavy.Rate, o.heavy.Window, o.senders, o.comet.blockTime, o.comet.flushThrottle,
+		time.Now().UTC().Format(time.RFC3339))
 	for _, ds := range strings.Split(o.delays, ",") {
 		delay, err := time.ParseDuration(ds)
 		if err != nil {

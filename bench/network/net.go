@@ -209,15 +209,15 @@ func getJSON(ctx context.Context, url string, out any) error {
 // flood, the CometBFT default, unless the chain sets its own: see evmd),
 // and what several nodes on one IP need (no PEX, no strict address book).
 // Everything else is left as each chain writes it.
-func productionComet(blockTime time.Duration, p2pAddr, rpcAddr string) tomlEdits {
+func productionComet(c cometSettings, p2pAddr, rpcAddr string) tomlEdits {
 	cs, mp := cmtcfg.DefaultConsensusConfig(), cmtcfg.DefaultMempoolConfig()
 	d := func(v time.Duration) string { return quote(v.String()) }
-	return tomlEdits{
+	edits := tomlEdits{
 		"consensus": {
 			"timeout_propose": d(cs.TimeoutPropose), "timeout_propose_delta": d(cs.TimeoutProposeDelta),
 			"timeout_prevote": d(cs.TimeoutPrevote), "timeout_prevote_delta": d(cs.TimeoutPrevoteDelta),
 			"timeout_precommit": d(cs.TimeoutPrecommit), "timeout_precommit_delta": d(cs.TimeoutPrecommitDelta),
-			"timeout_commit": d(blockTime), "skip_timeout_commit": "false",
+			"timeout_commit": d(c.blockTime), "skip_timeout_commit": "false",
 			"create_empty_blocks": "true", "create_empty_blocks_interval": d(0),
 			"peer_gossip_sleep_duration": d(cs.PeerGossipSleepDuration),
 		},
@@ -230,6 +230,19 @@ func productionComet(blockTime time.Duration, p2pAddr, rpcAddr string) tomlEdits
 		},
 		"rpc": {"laddr": quote("tcp://" + rpcAddr)},
 	}
+	if c.flushThrottle > 0 {
+		edits["p2p"]["flush_throttle_timeout"] = d(c.flushThrottle)
+	}
+	return edits
+}
+
+// cometSettings are the CometBFT settings both chains get alike.
+type cometSettings struct {
+	blockTime time.Duration // timeout_commit
+	// flushThrottle, when set, replaces each chain's own
+	// p2p.flush_throttle_timeout (Ember's CometBFT v0.38: 100ms; evmd's
+	// v0.39 fork writes 10ms), to see how much of a difference it makes.
+	flushThrottle time.Duration
 }
 
 // portBlock finds n consecutive free ports from a random base below the
