@@ -104,12 +104,21 @@ func plan(ctx context.Context, url string, keys []*accounts.Key, l load) ([][]pl
 // yet, so a node that answers slowly gets fewer than the rate). A sender
 // still behind at end stops there: the window measures what the nodes
 // took in it, not a backlog of the generator's.
-func send(ctx context.Context, urls []string, planned [][]plannedTx, start, end time.Time) ([]sent, int64) {
+//
+// A transfer the node refuses (its pool full) is sent again 200 ms later,
+// as a wallet would, until the window ends: skipped, it would leave a
+// nonce gap, and the sender's later transfers would sit in the pools
+// where no block can take them (an earlier version did that, and both
+// chains' pools filled with such transfers and their throughput fell).
+// Its latency counts from the first attempt.
+func send(ctx context.Context, urls []string, planned [][]plannedTx, start, end time.Time) ([]sent, sendStats) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: len(planned), MaxConnsPerHost: len(planned),
 		IdleConnTimeout: time.Minute}, Timeout: 30 * time.Second}
 	defer client.CloseIdleConnections()
 	results := make([][]sent, len(planned))
-	var late atomic.Int64
+	var late, retries atomic.Int64
+	var first sync.Once
+	var firstErr string
 	var wg sync.WaitGroup
 	for i := range planned {
 		wg.Add(1)
@@ -130,8 +139,18 @@ func send(ctx context.Context, urls []string, planned [][]plannedTx, start, end 
 				case <-time.After(wait):
 				}
 				s := sent{hash: p.hash, at: time.Now()}
-				s.err = post(client, url, p.body)
+				for {
+					if s.err = post(client, url, p.body); s.err == nil || !time.Now().Before(end) || ctx.Err() != nil {
+						break
+					}
+					retries.Add(1)
+					first.Do(func() { firstErr = s.err.Error() })
+					time.Sleep(200 * time.Millisecond)
+				}
 				results[i] = append(results[i], s)
+				if s.err != nil {
+					return
+				}
 			}
 		}()
 	}
@@ -140,7 +159,15 @@ func send(ctx context.Context, urls []string, planned [][]plannedTx, start, end 
 	for _, r := range results {
 		all = append(all, r...)
 	}
-	return all, late.Load()
+	return all, sendStats{late: int(late.Load()), retries: int(retries.Load()), firstRefusal: firstErr}
+}
+
+// sendStats count how the schedule went.
+type sendStats struct {
+	late    int // sends more than 100 ms behind their time
+	retries int // refused sends, sent again
+	// firstRefusal is the first refused send's answer.
+	firstRefusal string
 }
 
 // post sends one request and fails on a JSON-RPC error.

@@ -29,7 +29,9 @@ type result struct {
 type phase struct {
 	Rate int
 
-	Offered, Sent, Rejected, Late int
+	// Rejected transfers were still refused when the window ended;
+	// Retries counts every refusal (each sent again 200 ms later).
+	Offered, Sent, Rejected, Late, Retries int
 	// InWindow counts transfers in blocks seen during the window after its
 	// first steadySkip; TPS is that over the same time: the rate the
 	// network sustained under the load, once the first blocks (which only
@@ -73,7 +75,7 @@ func measure(ctx context.Context, nw *network, keys []*accounts.Key, l load) (ph
 	cpu0, self0, host0 := nw.cpu(), peer.SelfCPU(), hoststat.Now()
 	start := time.Now().Add(100 * time.Millisecond)
 	end := start.Add(l.Window)
-	txs, late := send(ctx, nw.urls(), planned, start, end)
+	txs, stats := send(ctx, nw.urls(), planned, start, end)
 	time.Sleep(time.Until(end))
 	elapsed := time.Since(start)
 	cpu1, self1, host1 := nw.cpu(), peer.SelfCPU(), hoststat.Now()
@@ -85,14 +87,14 @@ func measure(ctx context.Context, nw *network, keys []*accounts.Key, l load) (ph
 	r.NodesCPU = (cpu1 - cpu0).Seconds() / elapsed.Seconds()
 	r.GenCPU = (self1 - self0).Seconds() / elapsed.Seconds()
 	r.Steal = host1.StealSince(host0)
-	r.Late = int(late)
+	r.Late, r.Retries, r.FirstReject = stats.late, stats.retries, stats.firstRefusal
 	for _, p := range planned {
 		r.Offered += len(p)
 	}
 	var ok []sent
 	for _, s := range txs {
 		if s.err != nil {
-			if r.Rejected == 0 {
+			if r.FirstReject == "" {
 				r.FirstReject = s.err.Error()
 			}
 			r.Rejected++

@@ -12,11 +12,11 @@ func (r result) line() string {
 }
 
 func (p phase) line() string {
-	s := fmt.Sprintf("    %d tx/s offered: %.0f tx/s sustained, %d of %d sent included (%d rejected, %d sent late), p50 %v p99 %v, block %v mean / %v p50 over %d, nodes %.2f cores, generator %.2f, steal %.2f, load %.2f",
-		p.Rate, p.TPS, p.Included, p.Sent, p.Rejected, p.Late, ms(p.P50), ms(p.P99), ms(p.BlockMean), ms(p.BlockP50), p.Blocks,
+	s := fmt.Sprintf("    %d tx/s offered: %.0f tx/s sustained, %d of %d sent included (%d refusals sent again, %d still refused, %d sent late), p50 %v p99 %v, block %v mean / %v p50 over %d, nodes %.2f cores, generator %.2f, steal %.2f, load %.2f",
+		p.Rate, p.TPS, p.Included, p.Sent, p.Retries, p.Rejected, p.Late, ms(p.P50), ms(p.P99), ms(p.BlockMean), ms(p.BlockP50), p.Blocks,
 		p.NodesCPU, p.GenCPU, p.Steal, p.Load1)
 	if p.FirstReject != "" {
-		s += "\n      first rejection: " + p.FirstReject
+		s += "\n      first refusal: " + p.FirstReject
 	}
 	return s
 }
@@ -29,13 +29,13 @@ func table(rs []result) string {
 	}
 	l, h := rs[0].Light.Rate, rs[0].Heavy.Rate
 	var b strings.Builder
-	fmt.Fprintf(&b, "| chain | one-way p2p delay | latency p50 @%d tx/s | p99 | block interval @%d tx/s (mean / p50) | sustained tx/s @%d offered | included / sent (rejected) | latency p50 / p99 @%d | block interval @%d (mean) | nodes CPU @%d (cores) | generator CPU | steal | load (1 min) |\n",
+	fmt.Fprintf(&b, "| chain | one-way p2p delay | latency p50 @%d tx/s | p99 | block interval @%d tx/s (mean / p50) | sustained tx/s @%d offered | included / sent (refusals sent again) | latency p50 / p99 @%d | block interval @%d (mean) | nodes CPU @%d (cores) | generator CPU | steal | load (1 min) |\n",
 		l, l, h, h, h, h)
 	fmt.Fprintf(&b, "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rs {
 		L, H := r.Light, r.Heavy
 		fmt.Fprintf(&b, "| %s | %v | %v | %v | %v / %v | %.0f | %d / %d (%d) | %v / %v | %v | %.2f | %.2f | %.2f | %.2f |\n",
-			r.Chain, r.Delay, ms(L.P50), ms(L.P99), ms(L.BlockMean), ms(L.BlockP50), H.TPS, H.Included, H.Sent, H.Rejected,
+			r.Chain, r.Delay, ms(L.P50), ms(L.P99), ms(L.BlockMean), ms(L.BlockP50), H.TPS, H.Included, H.Sent, H.Retries,
 			ms(H.P50), ms(H.P99), ms(H.BlockMean), H.NodesCPU, H.GenCPU, H.Steal, H.Load1)
 	}
 	if ratios := ratioRows(rs); ratios != "" {
