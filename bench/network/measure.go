@@ -76,7 +76,11 @@ func measure(ctx context.Context, nw *network, keys []*accounts.Key, l load) (ph
 	start := time.Now().Add(100 * time.Millisecond)
 	end := start.Add(l.Window)
 	txs, stats := send(ctx, nw.urls(), planned, start, end)
-	time.Sleep(time.Until(end))
+	select {
+	case <-ctx.Done():
+		return r, ctx.Err()
+	case <-time.After(time.Until(end)):
+	}
 	elapsed := time.Since(start)
 	cpu1, self1, host1 := nw.cpu(), peer.SelfCPU(), hoststat.Now()
 	h1, err := cometHeight(ctx, nw.nodes[0].comet)
