@@ -95,18 +95,7 @@ func measure(ctx context.Context, nw *network, keys []*accounts.Key, l load) (ph
 	for _, p := range planned {
 		r.Offered += len(p)
 	}
-	var ok []sent
-	for _, s := range txs {
-		if s.err != nil {
-			if r.FirstReject == "" {
-				r.FirstReject = s.err.Error()
-			}
-			r.Rejected++
-			continue
-		}
-		ok = append(ok, s)
-	}
-	r.Sent = len(ok)
+	ok := r.accepted(txs)
 	drainUntil := time.Now().Add(l.Drain)
 	for time.Now().Before(drainUntil) && w.count(ok) < len(ok) && ctx.Err() == nil {
 		time.Sleep(100 * time.Millisecond)
@@ -115,6 +104,23 @@ func measure(ctx context.Context, nw *network, keys []*accounts.Key, l load) (ph
 	r.latencies(w, ok, start, end)
 	r.BlockMean, r.BlockP50, r.Blocks, err = blockIntervals(ctx, nw.nodes[0].comet, h0, h1)
 	return r, err
+}
+
+// accepted are the transfers a node took; it counts the others.
+func (r *phase) accepted(txs []sent) []sent {
+	var ok []sent
+	for _, s := range txs {
+		if s.err == nil {
+			ok = append(ok, s)
+			continue
+		}
+		if r.FirstReject == "" {
+			r.FirstReject = s.err.Error()
+		}
+		r.Rejected++
+	}
+	r.Sent = len(ok)
+	return ok
 }
 
 // latencies fills the throughput and latency figures from what the
