@@ -11,7 +11,7 @@ LDFLAGS  := -X github.com/emberchain/ember/app.Version=$(VERSION)
 FUZZTIME ?=
 fuzzfor   = -fuzztime $(or $(FUZZTIME),$(1)) -fuzzminimizetime 100x
 
-.PHONY: build dev test test-unit fuzz contracts bench bench-peers bench-transfers bench-logs bench-reads bench-traces bench-txpool bench-devchain bench-explorer soak vet fmt clean
+.PHONY: build dev test test-unit fuzz contracts bench bench-peers bench-transfers bench-logs bench-reads bench-traces bench-txpool bench-devchain bench-explorer bench-network soak perturb vet fmt clean
 
 build: ## build emberd into build/emberd
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/emberd
@@ -88,6 +88,10 @@ bench-devchain: build bench-peers ## anvil_mine of 1,000 blocks and the evm_reve
 
 bench-explorer: ## explorer: index 100,000 blocks / 1,000,000 txs (synthetic chain), then API p50/p99 and the pages (HTML + API calls, DOMContentLoaded in headless Chromium) (see bench/README.md; EXPLORER_BENCH_FLAGS="-db postgres://…")
 	$(GO) run ./bench/explorer $(EXPLORER_BENCH_FLAGS)
+
+bench-network: build ## 4 validators with production settings, p2p links through a delaying proxy (0 and 50 ms one way): transfers/s, send→inclusion p50/p99, block interval, Ember vs evmd v0.7.0 (scripts/build-evmd.sh; EVMD_SRC=checkout; ~12 min; NETWORK_BENCH_FLAGS="-delays 50ms ..."; see bench/README.md)
+	scripts/build-evmd.sh
+	$(GO) run ./bench/network -emberd $(BIN) -evmd build/evmd-v0.7.0/evmd $(NETWORK_BENCH_FLAGS)
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
