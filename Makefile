@@ -11,7 +11,7 @@ LDFLAGS  := -X github.com/emberchain/ember/app.Version=$(VERSION)
 FUZZTIME ?=
 fuzzfor   = -fuzztime $(or $(FUZZTIME),$(1)) -fuzzminimizetime 100x
 
-.PHONY: build dev test test-unit fuzz contracts bench bench-peers bench-transfers bench-logs bench-reads bench-traces bench-txpool bench-devchain bench-explorer vet fmt clean
+.PHONY: build dev test test-unit fuzz contracts bench bench-peers bench-transfers bench-logs bench-reads bench-traces bench-txpool bench-devchain bench-explorer perturb vet fmt clean
 
 build: ## build emberd into build/emberd
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/emberd
@@ -83,6 +83,13 @@ bench-devchain: build bench-peers ## anvil_mine of 1,000 blocks and the evm_reve
 
 bench-explorer: ## explorer: index 100,000 blocks / 1,000,000 txs (synthetic chain), then API p50/p99 and the pages (HTML + API calls, DOMContentLoaded in headless Chromium) (see bench/README.md; EXPLORER_BENCH_FLAGS="-db postgres://…")
 	$(GO) run ./bench/explorer $(EXPLORER_BENCH_FLAGS)
+
+# perturb: the long form of the perturbation suite (test/perturb): four
+# validators under transfer load, faults drawn from a seed for DURATION,
+# then the checks; PERTURB_FLAGS="-seed 42 -full 1 -rate 40 -dir /tmp/pt".
+DURATION ?= 20m
+perturb: build ## perturbation suite, long form: 4 validators under load, kill -9 / SIGSTOP / SIGTERM / partitions / latency / disk full (root) for DURATION (default 20m), then no fork, no lost tx, supply exact (see docs/testing.md)
+	$(GO) run ./test/perturb/cmd/perturb -emberd $(BIN) -duration $(DURATION) $(PERTURB_FLAGS)
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

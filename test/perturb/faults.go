@@ -123,7 +123,7 @@ func (r *runner) inject(ctx context.Context, f Fault) ([]*Node, error) {
 		}
 		return nodes, nil
 	case PartitionKind:
-		if err := r.tn.Mesh.Partition(f.Groups...); err != nil {
+		if err := r.tn.Mesh.Partition(r.withFullNodes(f.Groups)...); err != nil {
 			return nil, err
 		}
 		sleep(ctx, f.Hold)
@@ -138,6 +138,22 @@ func (r *runner) inject(ctx context.Context, f Fault) ([]*Node, error) {
 		return nodes, r.diskFull(ctx, nodes[0])
 	}
 	return nil, fmt.Errorf("unknown fault kind %q", f.Kind)
+}
+
+// withFullNodes puts the full nodes on the last side of a partition of
+// validators: a node in no group keeps every link, and a full node relays
+// votes and blocks, so it would bridge the two sides.
+func (r *runner) withFullNodes(groups [][]int) [][]int {
+	out := make([][]int, len(groups))
+	copy(out, groups)
+	last := append([]int(nil), out[len(out)-1]...)
+	for _, n := range r.tn.Nodes {
+		if !n.Validator {
+			last = append(last, n.Index)
+		}
+	}
+	out[len(out)-1] = last
+	return out
 }
 
 func (tn *Testnet) nodesAt(idx []int) []*Node {

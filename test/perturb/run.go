@@ -56,7 +56,7 @@ func (c *Config) defaults() {
 		c.RecoveryTimeout = 2 * time.Minute
 	}
 	if c.TmpfsSize == "" {
-		c.TmpfsSize = "256m"
+		c.TmpfsSize = "512m" // room for a long run's blocks before the fault fills it
 	}
 	if len(c.Kinds) == 0 {
 		c.Kinds = AllKinds
