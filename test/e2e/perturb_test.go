@@ -12,8 +12,8 @@ import (
 
 // TestPerturbationShort is the short form of the perturbation suite
 // (test/perturb; `make perturb` is the long one): four validators under
-// transfer load from eight senders go through one kill -9 and restart, one
-// SIGSTOP/SIGCONT, a 1|3 and a 2|2 partition (which halts the chain until
+// transfer load from eight senders go through a kill -9 and restart of one,
+// a graceful restart (SIGTERM), a kill -9 of two at once, a SIGSTOP/SIGCONT, a 1|3 and a 2|2 partition (which halts the chain until
 // healed) and, as root, a full disk on validator 3 (which must fail-stop
 // and catch up once restarted). Then every height is the same block, state
 // root and app hash on every node, every accepted transfer was included or
@@ -26,14 +26,22 @@ func TestPerturbationShort(t *testing.T) {
 	t.Parallel()
 	faults := []perturb.Fault{
 		{Kind: perturb.KillKind, Nodes: []int{1}, Hold: 3 * time.Second},
+		{Kind: perturb.RestartKind, Nodes: []int{0}, Hold: 2 * time.Second},
+		{Kind: perturb.KillKind, Nodes: []int{2, 3}, Hold: 3 * time.Second}, // the chain halts until they are back
 		{Kind: perturb.PauseKind, Nodes: []int{2}, Hold: 6 * time.Second},
 		{Kind: perturb.PartitionKind, Groups: [][]int{{0}, {1, 2, 3}}, Hold: 10 * time.Second},
 		{Kind: perturb.PartitionKind, Groups: [][]int{{0, 1}, {2, 3}}, Hold: 10 * time.Second},
 		{Kind: perturb.DiskFullKind},
 	}
+	dir := filepath.Join(t.TempDir(), "testnet")
+	t.Cleanup(func() { // before the temporary directory goes
+		if t.Failed() {
+			dumpPerturbLogs(t, dir)
+		}
+	})
 	cfg := perturb.Config{
 		Emberd:     emberdBin,
-		Dir:        filepath.Join(t.TempDir(), "testnet"),
+		Dir:        dir,
 		Validators: 4,
 		Faults:     faults,
 		Seed:       uint64(time.Now().UnixNano()),
@@ -59,7 +67,7 @@ func TestPerturbationShort(t *testing.T) {
 
 	// The schedule ran whole: disk-full is skipped only without root or a
 	// mountable tmpfs, and then said so.
-	want := map[perturb.Kind]int{perturb.KillKind: 1, perturb.PauseKind: 1, perturb.PartitionKind: 2, perturb.DiskFullKind: 1}
+	want := map[perturb.Kind]int{perturb.KillKind: 2, perturb.RestartKind: 1, perturb.PauseKind: 1, perturb.PartitionKind: 2, perturb.DiskFullKind: 1}
 	if len(report.Skipped) > 0 {
 		if os.Geteuid() == 0 {
 			t.Logf("as root, yet: %v", report.Skipped)
@@ -90,5 +98,17 @@ func TestPerturbationShort(t *testing.T) {
 	}
 	if report.Height < 20 {
 		t.Fatalf("checked only %d heights", report.Height)
+	}
+}
+
+// dumpPerturbLogs logs the end of every node's emberd.log.
+func dumpPerturbLogs(t *testing.T, dir string) {
+	logs, _ := filepath.Glob(filepath.Join(dir, "node*", "emberd.log"))
+	for _, path := range logs {
+		b, _ := os.ReadFile(path)
+		if len(b) > 8000 {
+			b = b[len(b)-8000:]
+		}
+		t.Logf("%s (end):\n%s", path, b)
 	}
 }
