@@ -34,6 +34,22 @@ type Fault struct {
 	Delay  time.Duration // per-link delay of a latency fault
 }
 
+// Class is the fault's kind with its shape: how many nodes a kill hits,
+// the sides of a partition (the report's rows).
+func (f Fault) Class() string {
+	switch f.Kind {
+	case KillKind:
+		return fmt.Sprintf("%s ×%d", f.Kind, len(f.Nodes))
+	case PartitionKind:
+		var sizes []string
+		for _, g := range f.Groups {
+			sizes = append(sizes, fmt.Sprint(len(g)))
+		}
+		return fmt.Sprintf("%s %s", f.Kind, strings.Join(sizes, "|"))
+	}
+	return string(f.Kind)
+}
+
 func (f Fault) String() string {
 	switch f.Kind {
 	case PartitionKind:

@@ -103,10 +103,13 @@ func (r *Report) String() string {
 	b.WriteString("\nBy kind\n")
 	w = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "  kind\tinjected\tfailed\trecovery mean\trecovery max")
-	for _, k := range r.kinds() {
-		s := r.byKind(k)
-		fmt.Fprintf(w, "  %s\t%d\t%d\t%v\t%v\n", k, s.count, s.failed, s.mean().Round(10*time.Millisecond), s.max.Round(10*time.Millisecond))
+	total := kindStats{}
+	for _, c := range r.classes() {
+		s := r.byClass(c)
+		total.count, total.failed, total.sum, total.max = total.count+s.count, total.failed+s.failed, total.sum+s.sum, max(total.max, s.max)
+		fmt.Fprintf(w, "  %s\t%d\t%d\t%v\t%v\n", c, s.count, s.failed, s.mean().Round(10*time.Millisecond), s.max.Round(10*time.Millisecond))
 	}
+	fmt.Fprintf(w, "  all\t%d\t%d\t%v\t%v\n", total.count, total.failed, total.mean().Round(10*time.Millisecond), total.max.Round(10*time.Millisecond))
 	w.Flush()
 	b.WriteString("\nTransactions\n")
 	w = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
@@ -141,10 +144,10 @@ func (s kindStats) mean() time.Duration {
 	return 0
 }
 
-func (r *Report) byKind(k Kind) kindStats {
+func (r *Report) byClass(c string) kindStats {
 	var s kindStats
 	for _, f := range r.Faults {
-		if f.Fault.Kind != k {
+		if f.Fault.Class() != c {
 			continue
 		}
 		s.count++
@@ -167,11 +170,16 @@ func (r *Report) KindCounts() map[Kind]int {
 	return out
 }
 
-func (r *Report) kinds() []Kind {
-	var out []Kind
-	for k := range r.KindCounts() {
-		out = append(out, k)
+// classes are the faults' classes, sorted.
+func (r *Report) classes() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range r.Faults {
+		if c := f.Fault.Class(); !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	sort.Strings(out)
 	return out
 }
