@@ -191,7 +191,7 @@ func blockDiff(w, g block, wc, gc cometBlock) string {
 // TxOutcome is what became of the accepted transactions.
 type TxOutcome struct {
 	Included int
-	Replaced int // another included tx of the same sender used its nonce
+	Replaced []Accepted // another included tx of the same sender used its nonce
 	Lost     []Accepted
 }
 
@@ -217,7 +217,7 @@ func classify(accepted []Accepted, blocks []block) TxOutcome {
 		case hashes[a.Hash]:
 			out.Included++
 		case used[slot{a.From, a.Nonce}]:
-			out.Replaced++
+			out.Replaced = append(out.Replaced, a)
 		default:
 			out.Lost = append(out.Lost, a)
 		}

@@ -61,7 +61,7 @@ func TestClassify(t *testing.T) {
 		{Hash: common.Hash{0xa2}, From: alice, Nonce: 2},
 		{Hash: common.Hash{0xc0}, From: bob, Nonce: 1},
 	}, blocks)
-	if got.Included != 1 || got.Replaced != 1 || len(got.Lost) != 2 || got.Lost[0].Hash != (common.Hash{0xa2}) || got.Lost[1].Hash != (common.Hash{0xc0}) {
+	if got.Included != 1 || len(got.Replaced) != 1 || got.Replaced[0].Hash != (common.Hash{0xa1}) || len(got.Lost) != 2 || got.Lost[0].Hash != (common.Hash{0xa2}) || got.Lost[1].Hash != (common.Hash{0xc0}) {
 		t.Fatalf("classify = %+v", got)
 	}
 }

@@ -114,8 +114,15 @@ func (r *Report) String() string {
 	b.WriteString("\nTransactions\n")
 	w = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(w, "  sent\t%d\n  refused by the node\t%d\n  accepted\t%d\n  included\t%d\n  replaced (nonce used by another included tx)\t%d\n  lost\t%d\n",
-		r.Sent, r.Refused, r.Accepted, r.Txs.Included, r.Txs.Replaced, len(r.Txs.Lost))
+		r.Sent, r.Refused, r.Accepted, r.Txs.Included, len(r.Txs.Replaced), len(r.Txs.Lost))
 	w.Flush()
+	for i, a := range r.Txs.Replaced {
+		if i == 5 {
+			fmt.Fprintf(&b, "    … %d more replaced\n", len(r.Txs.Replaced)-5)
+			break
+		}
+		fmt.Fprintf(&b, "    replaced: %s (from %s nonce %d, accepted by %s at %s)\n", a.Hash, a.From, a.Nonce, a.Node, a.SentAt.UTC().Format("15:04:05.000"))
+	}
 	b.WriteString("\nChain\n")
 	fmt.Fprintf(&b, "  heights checked 1..%d on every node (heads %v): block hash, state root, parent, txs, CometBFT block id and app hash\n", r.Height, r.Heads)
 	fmt.Fprintf(&b, "  forks: %d heights differ (%d node×height differences)\n", r.ForkHeights(), len(r.Forks))
