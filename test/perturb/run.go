@@ -83,7 +83,7 @@ type runner struct {
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	cfg.defaults()
 	r := &runner{cfg: cfg, logf: cfg.Logf, report: &Report{Seed: cfg.Seed, Validators: cfg.Validators, FullNodes: cfg.FullNodes}}
-	tn, err := InitTestnet(cfg.Emberd, cfg.Dir, cfg.Validators, cfg.FullNodes, cfg.Logf)
+	tn, err := InitTestnet(cfg.Emberd, cfg.Dir, cfg.Validators, cfg.FullNodes)
 	if err != nil {
 		return nil, err
 	}

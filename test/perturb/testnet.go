@@ -77,7 +77,6 @@ type Testnet struct {
 	ChainID string
 	Nodes   []*Node
 	Mesh    *p2plinks.Mesh
-	logf    func(format string, args ...any)
 }
 
 // portsPerNode is how many ports `testnet init` reserves for each node.
@@ -109,7 +108,7 @@ func portsFree(base, n int) bool {
 
 // InitTestnet runs `emberd testnet init` in dir and rewrites every home's
 // persistent_peers to dial through the mesh. No node is started.
-func InitTestnet(bin, dir string, validators, fullNodes int, logf func(string, ...any)) (*Testnet, error) {
+func InitTestnet(bin, dir string, validators, fullNodes int) (*Testnet, error) {
 	base, err := freeBasePort(validators + fullNodes)
 	if err != nil {
 		return nil, err
@@ -127,7 +126,7 @@ func InitTestnet(bin, dir string, validators, fullNodes int, logf func(string, .
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, fmt.Errorf("testnet.json: %w", err)
 	}
-	tn := &Testnet{Dir: dir, ChainID: m.ChainID, logf: logf}
+	tn := &Testnet{Dir: dir, ChainID: m.ChainID}
 	var links []p2plinks.Node
 	for i, h := range m.Nodes {
 		addr := func(p int) string { return "127.0.0.1:" + strconv.Itoa(p) }
