@@ -63,7 +63,7 @@ bench-peers: $(GETH) ## the peers the benchmarks compare against: anvil (npm, be
 $(GETH):
 	GOBIN=$(abspath $(dir $(GETH))) GOFLAGS= $(GO) install github.com/ethereum/go-ethereum/cmd/geth@$(GETH_VERSION)
 
-DURATION   ?= 1h
+soak: DURATION ?= 1h
 SOAK_FLAGS ?=
 soak: build ## a dev node with the explorer under ~200 transfers/s for DURATION (default 1h): a row of its memory by part every minute, then whether it levelled off below the documented ceiling (docs/memory.md; SOAK_FLAGS="-rate 100 -out soak.csv -node-flags '--store.cache-mb=128'")
 	$(GO) run ./bench/soak -emberd $(BIN) -duration $(DURATION) $(SOAK_FLAGS)
@@ -92,6 +92,13 @@ bench-explorer: ## explorer: index 100,000 blocks / 1,000,000 txs (synthetic cha
 bench-network: build ## 4 validators with production settings, p2p links through a delaying proxy (0 and 50 ms one way): transfers/s, send→inclusion p50/p99, block interval, Ember vs evmd v0.7.0 (scripts/build-evmd.sh; EVMD_SRC=checkout; ~12 min; NETWORK_BENCH_FLAGS="-delays 50ms ..."; see bench/README.md)
 	scripts/build-evmd.sh
 	$(GO) run ./bench/network -emberd $(BIN) -evmd build/evmd-v0.7.0/evmd $(NETWORK_BENCH_FLAGS)
+
+# perturb: the long form of the perturbation suite (test/perturb): four
+# validators under transfer load, faults drawn from a seed for DURATION,
+# then the checks; PERTURB_FLAGS="-seed 42 -full 1 -rate 40 -dir /tmp/pt".
+perturb: DURATION ?= 20m
+perturb: build ## perturbation suite, long form: 4 validators under load, kill -9 / SIGSTOP / SIGTERM / partitions / latency / disk full (root) for DURATION (default 20m), then no fork, no lost tx, supply exact (see docs/testing.md)
+	$(GO) run ./test/perturb/cmd/perturb -emberd $(BIN) -duration $(DURATION) $(PERTURB_FLAGS)
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
