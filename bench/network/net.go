@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -19,6 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/emberchain/ember/bench/internal/peer"
+	"github.com/emberchain/ember/internal/freeport"
 	"github.com/emberchain/ember/internal/p2plinks"
 )
 
@@ -245,29 +244,10 @@ type cometSettings struct {
 	flushThrottle time.Duration
 }
 
-// portBlock finds n consecutive free ports from a random base below the
-// kernel's ephemeral range (as test/e2e's freeBasePort does), so that
-// other engineers' runs on the machine, which pick their own at random,
-// are unlikely to collide with ours.
+// portBlock finds n consecutive free ports (freeport.Range), from a
+// random base so that other runs on the machine rarely collide with ours.
 func portBlock(n int) (int, error) {
-	for attempt := 0; attempt < 50; attempt++ {
-		base := 20000 + 10*rand.IntN(1500)
-		if rangeFree(base, n) {
-			return base, nil
-		}
-	}
-	return 0, fmt.Errorf("no free range of %d ports", n)
-}
-
-func rangeFree(base, n int) bool {
-	for p := base; p < base+n; p++ {
-		l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
-		if err != nil {
-			return false
-		}
-		l.Close()
-	}
-	return true
+	return freeport.Range(n, 10)
 }
 
 // tail is the end of a log file, for errors.

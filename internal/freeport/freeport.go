@@ -11,6 +11,7 @@ package freeport
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"strconv"
 	"sync"
@@ -52,4 +53,46 @@ func Addr() (string, error) {
 		return "", err
 	}
 	return net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), nil
+}
+
+// Range returns the first of n consecutive ports on 127.0.0.1 that are free
+// now, for a process that must know its ports before it starts (a testnet's
+// homes are written with them). The base is a random multiple of step
+// between 20000 and the kernel's ephemeral range (32768 on), so that Port,
+// which takes ports from that range, never hands one of them out, and
+// concurrent runs on the machine, each picking its own base, rarely
+// collide; within this process no two ranges overlap.
+func Range(n, step int) (int, error) {
+	const low, ephemeral = 20000, 32768
+	if n <= 0 || step <= 0 || n > ephemeral-low {
+		return 0, fmt.Errorf("freeport: no range of %d ports in steps of %d", n, step)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for range tries {
+		base := low + step*rand.IntN((ephemeral-low-n)/step+1)
+		if rangeFree(base, n) {
+			for p := base; p < base+n; p++ {
+				handedOut[p] = true
+			}
+			return base, nil
+		}
+	}
+	return 0, fmt.Errorf("freeport: no free range of %d ports in %d tries", n, tries)
+}
+
+// rangeFree reports whether none of the n ports from base was handed out
+// and each can be listened on now.
+func rangeFree(base, n int) bool {
+	for p := base; p < base+n; p++ {
+		if handedOut[p] {
+			return false
+		}
+		l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
+		if err != nil {
+			return false
+		}
+		l.Close()
+	}
+	return true
 }

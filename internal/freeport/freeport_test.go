@@ -35,3 +35,30 @@ func TestPortNeverRepeats(t *testing.T) {
 		t.Fatalf("Addr returned port %s that Port had returned", port)
 	}
 }
+
+func TestRangeIsFreeAndNeverOverlaps(t *testing.T) {
+	taken := map[int]bool{}
+	for range 20 {
+		base, err := Range(40, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if base%10 != 0 || base < 20000 || base+40 > 32768 {
+			t.Fatalf("range %d..%d is not a multiple of 10 below the ephemeral ports", base, base+39)
+		}
+		for p := base; p < base+40; p++ {
+			if taken[p] {
+				t.Fatalf("port %d in two ranges", p)
+			}
+			taken[p] = true
+		}
+		l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(base+39))
+		if err != nil {
+			t.Fatalf("last port of the range: %v", err)
+		}
+		l.Close()
+	}
+	if _, err := Range(0, 10); err == nil {
+		t.Fatal("Range(0, 10) gave a range")
+	}
+}

@@ -16,7 +16,6 @@ import (
 	cmthttp "github.com/cometbft/cometbft/rpc/client/http"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/common/math"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
@@ -26,6 +25,7 @@ import (
 	"github.com/emberchain/ember/bank"
 	"github.com/emberchain/ember/internal/wait"
 	"github.com/emberchain/ember/native"
+	"github.com/emberchain/ember/test/perturb"
 )
 
 // economicsMerged switches on the assertions that need the chain's
@@ -123,42 +123,12 @@ func setSlashingParams(nw *Network, p slashingParams) {
 	})
 }
 
-// genesisSupply is every coin genesis.json creates: the EVM allocation's
-// balances plus the staking section's self-bonds, which InitGenesis mints
-// into the bonded pool.
+// genesisSupply is every coin genesis.json creates (perturb.GenesisSupply).
 func genesisSupply(t *testing.T, nw *Network) *big.Int {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(nw.manifest().Nodes[0].Home, "config", "genesis.json"))
+	total, err := perturb.GenesisSupply(nw.manifest().Nodes[0].Home)
 	if err != nil {
 		t.Fatal(err)
-	}
-	var g struct {
-		AppState struct {
-			EVM struct {
-				Alloc map[string]struct {
-					Balance *math.HexOrDecimal256 `json:"balance"`
-				} `json:"alloc"`
-			} `json:"evm"`
-			Staking *struct {
-				Validators []struct {
-					Tokens string `json:"tokens"`
-				} `json:"validators"`
-			} `json:"staking"`
-		} `json:"app_state"`
-	}
-	if err := json.Unmarshal(raw, &g); err != nil {
-		t.Fatal(err)
-	}
-	total := new(big.Int)
-	for _, a := range g.AppState.EVM.Alloc {
-		if a.Balance != nil {
-			total.Add(total, (*big.Int)(a.Balance))
-		}
-	}
-	if g.AppState.Staking != nil {
-		for _, v := range g.AppState.Staking.Validators {
-			total.Add(total, mustInt(t, v.Tokens))
-		}
 	}
 	return total
 }

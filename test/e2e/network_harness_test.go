@@ -3,8 +3,6 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/rpc"
 
+	"github.com/emberchain/ember/internal/freeport"
 	"github.com/emberchain/ember/internal/wait"
 )
 
@@ -52,27 +51,15 @@ type testnetManifest struct {
 // networkPorts is how many ports `testnet init` gives each node.
 const networkPorts = 10
 
-// freeBasePort finds a base port whose next n·10 ports are free, below the
-// kernel's ephemeral range so that freePort callers do not take them.
+// freeBasePort finds a base port whose next n·10 ports are free
+// (freeport.Range).
 func freeBasePort(t *testing.T, nodes int) int {
 	t.Helper()
-	for attempt := 0; attempt < 50; attempt++ {
-		base := 20000 + networkPorts*rand.IntN(1000)
-		free := true
-		for p := base; p < base+networkPorts*nodes && free; p++ {
-			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
-			if err != nil {
-				free = false
-				break
-			}
-			l.Close()
-		}
-		if free {
-			return base
-		}
+	base, err := freeport.Range(networkPorts*nodes, networkPorts)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("no free port range for a network")
-	return 0
+	return base
 }
 
 // emberdCLI runs emberd with args and returns its combined output.

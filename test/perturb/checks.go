@@ -404,9 +404,10 @@ func recordedSupply(ctx context.Context, n *Node, h uint64) (*big.Int, error) {
 	return new(big.Int).SetBytes(v), nil
 }
 
-// genesisSupply adds up genesis.json's EVM allocations and the staked
-// tokens of its validators, as the e2e economics harness does.
-func genesisSupply(home string) (*big.Int, error) {
+// GenesisSupply is every coin a home's genesis.json creates: the EVM
+// allocation's balances plus the staking section's self-bonds, which
+// InitGenesis mints into the bonded pool.
+func GenesisSupply(home string) (*big.Int, error) {
 	raw, err := os.ReadFile(filepath.Join(home, "config", "genesis.json"))
 	if err != nil {
 		return nil, err

@@ -269,7 +269,7 @@ func (r *runner) check(ctx context.Context) error {
 	rep.Sent, rep.Refused = r.load.Counts()
 	rep.Accepted = len(accepted)
 	rep.Txs = classify(accepted, blocks)
-	genesis, err := genesisSupply(r.tn.Nodes[0].Home)
+	genesis, err := GenesisSupply(r.tn.Nodes[0].Home)
 	if err != nil {
 		return err
 	}

@@ -12,10 +12,7 @@ package perturb
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"math/rand/v2"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,6 +25,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 
+	"github.com/emberchain/ember/internal/freeport"
 	"github.com/emberchain/ember/internal/p2plinks"
 )
 
@@ -82,28 +80,10 @@ type Testnet struct {
 // portsPerNode is how many ports `testnet init` reserves for each node.
 const portsPerNode = 10
 
-// freeBasePort finds a base port whose next nodes·10 ports are free, below
-// the kernel's ephemeral range (as the e2e harness does), from a random
-// range so that concurrent runs rarely collide.
+// freeBasePort finds a base port whose next nodes·10 ports are free
+// (freeport.Range).
 func freeBasePort(nodes int) (int, error) {
-	for attempt := 0; attempt < 50; attempt++ {
-		base := 20000 + portsPerNode*rand.IntN(1000)
-		if portsFree(base, portsPerNode*nodes) {
-			return base, nil
-		}
-	}
-	return 0, errors.New("no free port range for a network")
-}
-
-func portsFree(base, n int) bool {
-	for p := base; p < base+n; p++ {
-		l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
-		if err != nil {
-			return false
-		}
-		l.Close()
-	}
-	return true
+	return freeport.Range(portsPerNode*nodes, portsPerNode)
 }
 
 // InitTestnet runs `emberd testnet init` in dir and rewrites every home's

@@ -91,7 +91,7 @@ func Run(ctx context.Context, url string, node *peer.Node, b Burst) (Result, err
 	}
 	defer c.Close()
 	eth := ethclient.NewClient(c)
-	s, err := newSigner(ctx, eth, b.Accounts())
+	s, err := NewSigner(ctx, eth, b.Accounts())
 	if err != nil {
 		return Result{}, err
 	}
@@ -222,8 +222,9 @@ func Pct(sorted []time.Duration, p int) time.Duration {
 	return sorted[(len(sorted)-1)*p/100]
 }
 
-// signer signs for the test mnemonic's accounts on one node.
-type signer struct {
+// Signer signs EIP-1559 transactions for the test mnemonic's first
+// accounts on one node, keeping each account's next nonce.
+type Signer struct {
 	keys    []*accounts.Key
 	nonces  []uint64
 	signer  types.Signer
@@ -233,7 +234,9 @@ type signer struct {
 
 var tip = big.NewInt(1e9)
 
-func newSigner(ctx context.Context, eth *ethclient.Client, n int) (*signer, error) {
+// NewSigner derives the test mnemonic's first n accounts and reads their
+// pending nonces and the chain's base fee from eth.
+func NewSigner(ctx context.Context, eth *ethclient.Client, n int) (*Signer, error) {
 	keys, err := accounts.DeriveKeys(accounts.TestMnemonic, n)
 	if err != nil {
 		return nil, err
@@ -253,7 +256,7 @@ func newSigner(ctx context.Context, eth *ethclient.Client, n int) (*signer, erro
 	// The fee cap leaves room for the base fee to climb through a long
 	// burst of full blocks (+12.5% a block): 4× was passed after ~15
 	// full blocks and the rest of a 30,000-tx burst was refused.
-	s := &signer{keys: keys, nonces: make([]uint64, n), signer: types.LatestSignerForChainID(chainID), chainID: chainID,
+	s := &Signer{keys: keys, nonces: make([]uint64, n), signer: types.LatestSignerForChainID(chainID), chainID: chainID,
 		feeCap: new(big.Int).Add(new(big.Int).Mul(baseFee, big.NewInt(100)), tip)}
 	for i, k := range keys {
 		if s.nonces[i], err = eth.PendingNonceAt(ctx, k.Address); err != nil {
@@ -263,14 +266,30 @@ func newSigner(ctx context.Context, eth *ethclient.Client, n int) (*signer, erro
 	return s, nil
 }
 
-// sign signs the next transaction of account i.
-func (s *signer) sign(i int, to *common.Address, gas uint64, value *big.Int, data []byte) (*types.Transaction, error) {
+// Sign signs the next transaction of account i.
+func (s *Signer) Sign(i int, to *common.Address, gas uint64, value *big.Int, data []byte) (*types.Transaction, error) {
 	tx, err := types.SignNewTx(s.keys[i].Private, s.signer, &types.DynamicFeeTx{ChainID: s.chainID, Nonce: s.nonces[i],
 		GasTipCap: tip, GasFeeCap: s.feeCap, Gas: gas, To: to, Value: value, Data: data})
 	if err == nil {
 		s.nonces[i]++
 	}
 	return tx, err
+}
+
+// Accounts is how many accounts s signs for.
+func (s *Signer) Accounts() int { return len(s.keys) }
+
+// Address is account i's address.
+func (s *Signer) Address(i int) common.Address { return s.keys[i].Address }
+
+// Resync reads account i's next nonce from eth again: after a send that
+// failed, the node may or may not hold the transaction.
+func (s *Signer) Resync(ctx context.Context, eth *ethclient.Client, i int) error {
+	n, err := eth.PendingNonceAt(ctx, s.keys[i].Address)
+	if err == nil {
+		s.nonces[i] = n
+	}
+	return err
 }
 
 var token = contracts.MustLoad("EmberToken")
@@ -280,13 +299,13 @@ var token = contracts.MustLoad("EmberToken")
 // gas limit of a transfer to a fresh holder on this node: 5/4 of the
 // estimate (about 52,000 under Ember's rules; geth --dev's own, newer rules
 // charge more).
-func (s *signer) fundTokens(ctx context.Context, eth *ethclient.Client, senders int) (common.Address, uint64, error) {
+func (s *Signer) fundTokens(ctx context.Context, eth *ethclient.Client, senders int) (common.Address, uint64, error) {
 	supply := new(big.Int).Lsh(big.NewInt(1), 128)
 	data, err := token.DeployData(supply)
 	if err != nil {
 		return common.Address{}, 0, err
 	}
-	deploy, err := s.sign(senders, nil, 3_000_000, nil, data)
+	deploy, err := s.Sign(senders, nil, 3_000_000, nil, data)
 	if err != nil {
 		return common.Address{}, 0, err
 	}
@@ -312,7 +331,7 @@ func (s *signer) fundTokens(ctx context.Context, eth *ethclient.Client, senders 
 		if err != nil {
 			return common.Address{}, 0, err
 		}
-		if last, err = s.sign(senders, &addr, gas, nil, data); err != nil {
+		if last, err = s.Sign(senders, &addr, gas, nil, data); err != nil {
 			return common.Address{}, 0, err
 		}
 		if err := eth.SendTransaction(ctx, last); err != nil {
@@ -327,7 +346,7 @@ func (s *signer) fundTokens(ctx context.Context, eth *ethclient.Client, senders 
 
 // burst pre-signs every sender's transfers, to fresh recipients, so
 // signing is not measured.
-func (s *signer) burst(b Burst, tokenAddr *common.Address, tokenGas uint64) ([][]*types.Transaction, error) {
+func (s *Signer) burst(b Burst, tokenAddr *common.Address, tokenGas uint64) ([][]*types.Transaction, error) {
 	per := b.Txs / b.Senders
 	out := make([][]*types.Transaction, b.Senders)
 	for i := range out {
@@ -336,13 +355,13 @@ func (s *signer) burst(b Burst, tokenAddr *common.Address, tokenGas uint64) ([][
 			var tx *types.Transaction
 			var err error
 			if tokenAddr == nil {
-				tx, err = s.sign(i, &to, 21_000, big.NewInt(1), nil)
+				tx, err = s.Sign(i, &to, 21_000, big.NewInt(1), nil)
 			} else {
 				data, perr := token.ABI.Pack("transfer", to, big.NewInt(1))
 				if perr != nil {
 					return nil, perr
 				}
-				tx, err = s.sign(i, tokenAddr, tokenGas, nil, data)
+				tx, err = s.Sign(i, tokenAddr, tokenGas, nil, data)
 			}
 			if err != nil {
 				return nil, err
@@ -384,7 +403,7 @@ func Latency(ctx context.Context, url, ws string, n int) ([]time.Duration, error
 	}
 	defer c.Close()
 	eth := ethclient.NewClient(c)
-	s, err := newSigner(ctx, eth, 1)
+	s, err := NewSigner(ctx, eth, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -403,7 +422,7 @@ func Latency(ctx context.Context, url, ws string, n int) ([]time.Duration, error
 	out := make([]time.Duration, 0, n)
 	for i := 0; i < n; i++ {
 		to := common.BytesToAddress(crypto.Keccak256([]byte(fmt.Sprintf("bench-latency-%d", i)))[:20])
-		tx, err := s.sign(0, &to, 21_000, big.NewInt(1), nil)
+		tx, err := s.Sign(0, &to, 21_000, big.NewInt(1), nil)
 		if err != nil {
 			return nil, err
 		}
