@@ -36,7 +36,6 @@ start() {
 	local bin port
 	bin=$(prom_bin)
 	[[ -n "$bin" ]] || die "prometheus binary not found after install"
-	port=$(free_port)
 	cat >"$dir/prometheus.yml" <<YML
 global:
   scrape_interval: 1s
@@ -46,21 +45,37 @@ scrape_configs:
     static_configs:
       - targets: ['$target']
 YML
+	# A port free when chosen can be taken before Prometheus binds it: then
+	# choose another.
+	for _ in 1 2 3; do
+		port=$(free_port)
+		if launch "$bin" "$dir" "$port"; then
+			[[ -n "$owner" ]] && watch_owner "$owner" "$dir"
+			echo "http://127.0.0.1:$port"
+			return
+		fi
+		grep -q "address already in use" "$dir/prometheus.log" || break
+	done
+	die "prometheus did not start: $(tail -n 20 "$dir/prometheus.log")"
+}
+
+# launch starts Prometheus on port and waits until it listens; it fails if
+# the server exits first or does not listen within a minute.
+launch() {
+	local bin=$1 dir=$2 port=$3
 	"$bin" --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/data" \
 		--web.listen-address="127.0.0.1:$port" >"$dir/prometheus.log" 2>&1 </dev/null &
 	echo $! >"$dir/prometheus.pid"
 	disown
-	local url="http://127.0.0.1:$port"
 	for _ in $(seq 1 120); do
 		if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-			[[ -n "$owner" ]] && watch_owner "$owner" "$dir"
-			echo "$url"
-			return
+			return 0
 		fi
-		kill -0 "$(cat "$dir/prometheus.pid")" 2>/dev/null || die "prometheus exited: $(tail -n 20 "$dir/prometheus.log")"
+		kill -0 "$(cat "$dir/prometheus.pid")" 2>/dev/null || return 1
 		sleep 0.5
 	done
-	die "prometheus did not listen on $url: $(tail -n 20 "$dir/prometheus.log")"
+	stop "$dir"
+	return 1
 }
 
 # watch_owner stops the server in dir when process owner exits.

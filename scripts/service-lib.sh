@@ -31,11 +31,15 @@ apt_install() {
 	) 9>"${TMPDIR:-/tmp}/ember-$1-install.lock"
 }
 
-# free_port prints a TCP port nothing on 127.0.0.1 answers on.
+# free_port prints a TCP port nothing on 127.0.0.1 answers on, from 10000
+# to 19999: below the ranges the Go tests' testnets reserve (20000-32767,
+# internal/freeport.Range) and the kernel's ephemeral ports (32768 on),
+# where any outgoing connection may take a port between our check and the
+# server's bind.
 free_port() {
 	local p
 	for _ in $(seq 1 50); do
-		p=$((20000 + RANDOM % 40000))
+		p=$((10000 + RANDOM % 10000))
 		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
 			echo "$p"
 			return
