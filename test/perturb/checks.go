@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -34,6 +35,9 @@ type block struct {
 	GasUsed   hexutil.Uint64 `json:"gasUsed"`
 	BaseFee   *hexutil.Big   `json:"baseFeePerGas"`
 	Txs       []blockTx      `json:"transactions"`
+	// Time is CometBFT's header time (the eth timestamp has whole
+	// seconds), from the first node's /blockchain.
+	Time time.Time `json:"-"`
 }
 
 type blockTx struct {
@@ -46,6 +50,7 @@ type blockTx struct {
 type cometBlock struct {
 	Hash    string
 	AppHash string
+	Time    time.Time
 }
 
 // Fork is a height at which a node differs from the first node.
@@ -109,7 +114,7 @@ func readCometBlocks(ctx context.Context, n *Node, to uint64) ([]cometBlock, err
 			if h < from || h > last {
 				return nil, fmt.Errorf("%s: /blockchain %d..%d answered height %d", n.Name, from, last, h)
 			}
-			out[h-1] = cometBlock{Hash: m.BlockID.Hash.String(), AppHash: m.Header.AppHash.String()}
+			out[h-1] = cometBlock{Hash: m.BlockID.Hash.String(), AppHash: m.Header.AppHash.String(), Time: m.Header.Time}
 		}
 		for h := from; h <= last; h++ {
 			if out[h-1].Hash == "" {
@@ -132,6 +137,9 @@ func compareChains(ctx context.Context, nodes []*Node, to uint64) ([]block, []Fo
 	wantComet, err := readCometBlocks(ctx, nodes[0], to)
 	if err != nil {
 		return nil, nil, err
+	}
+	for i := range want {
+		want[i].Time = wantComet[i].Time
 	}
 	var forks []Fork
 	for i := 1; i < len(want); i++ {
@@ -193,35 +201,59 @@ type TxOutcome struct {
 	Included int
 	Replaced []Accepted // another included tx of the same sender used its nonce
 	Lost     []Accepted
+	// Delays are the included transactions' times from acceptance to their
+	// block's time, slowest first: a tx accepted by a node that then went
+	// away waits for its return (journal replay, gossip on reconnect).
+	Delays []Inclusion
+}
+
+// Inclusion is one included transaction's wait.
+type Inclusion struct {
+	Accepted
+	Height uint64
+	Delay  time.Duration
+}
+
+// Delay is the p-th percentile (0 < p ≤ 100) of the inclusion delays.
+func (o TxOutcome) Delay(p float64) time.Duration {
+	if len(o.Delays) == 0 {
+		return 0
+	}
+	// Delays is sorted slowest first: the p-th percentile from the bottom
+	// is the (100-p)-th from the top.
+	i := int(float64(len(o.Delays)) * (100 - p) / 100)
+	return o.Delays[min(i, len(o.Delays)-1)].Delay
 }
 
 // classify looks every accepted transaction up in the blocks: included
 // (its hash is in a block), replaced (another tx of its sender with its
 // nonce is) or lost.
 func classify(accepted []Accepted, blocks []block) TxOutcome {
-	hashes := map[common.Hash]bool{}
 	type slot struct {
 		from  common.Address
 		nonce uint64
 	}
+	in := map[common.Hash]*block{}
 	used := map[slot]bool{}
-	for _, b := range blocks {
+	for i, b := range blocks {
 		for _, tx := range b.Txs {
-			hashes[tx.Hash] = true
+			in[tx.Hash] = &blocks[i]
 			used[slot{tx.From, uint64(tx.Nonce)}] = true
 		}
 	}
 	var out TxOutcome
 	for _, a := range accepted {
-		switch {
-		case hashes[a.Hash]:
+		switch b := in[a.Hash]; {
+		case b != nil:
 			out.Included++
+			out.Delays = append(out.Delays, Inclusion{Accepted: a, Height: uint64(b.Number), Delay: b.Time.Sub(a.SentAt)})
 		case used[slot{a.From, a.Nonce}]:
 			out.Replaced = append(out.Replaced, a)
 		default:
 			out.Lost = append(out.Lost, a)
 		}
 	}
+	sort.SliceStable(out.Delays, func(i, j int) bool { return out.Delays[i].Delay > out.Delays[j].Delay })
 	return out
 }
 

@@ -53,14 +53,18 @@ func TestScheduleFromSeed(t *testing.T) {
 // used by another included tx, and lost otherwise.
 func TestClassify(t *testing.T) {
 	alice, bob := common.Address{1}, common.Address{2}
-	blocks := []block{{Txs: []blockTx{{Hash: common.Hash{0xa0}, From: alice, Nonce: 0}}},
-		{Txs: []blockTx{{Hash: common.Hash{0xb1}, From: alice, Nonce: 1}}}}
+	sent := time.Unix(1000, 0)
+	blocks := []block{{Number: 1, Time: sent.Add(1500 * time.Millisecond), Txs: []blockTx{{Hash: common.Hash{0xa0}, From: alice, Nonce: 0}}},
+		{Number: 2, Txs: []blockTx{{Hash: common.Hash{0xb1}, From: alice, Nonce: 1}}}}
 	got := classify([]Accepted{
-		{Hash: common.Hash{0xa0}, From: alice, Nonce: 0},
+		{Hash: common.Hash{0xa0}, From: alice, Nonce: 0, SentAt: sent},
 		{Hash: common.Hash{0xa1}, From: alice, Nonce: 1}, // same nonce as 0xb1
 		{Hash: common.Hash{0xa2}, From: alice, Nonce: 2},
 		{Hash: common.Hash{0xc0}, From: bob, Nonce: 1},
 	}, blocks)
+	if len(got.Delays) != 1 || got.Delays[0].Hash != (common.Hash{0xa0}) || got.Delays[0].Delay != 1500*time.Millisecond || got.Delay(50) != 1500*time.Millisecond {
+		t.Fatalf("delays = %+v, want 0xa0's 1.5 s", got.Delays)
+	}
 	if got.Included != 1 || len(got.Replaced) != 1 || got.Replaced[0].Hash != (common.Hash{0xa1}) || len(got.Lost) != 2 || got.Lost[0].Hash != (common.Hash{0xa2}) || got.Lost[1].Hash != (common.Hash{0xc0}) {
 		t.Fatalf("classify = %+v", got)
 	}

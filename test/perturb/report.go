@@ -116,6 +116,12 @@ func (r *Report) String() string {
 	fmt.Fprintf(w, "  sent\t%d\n  refused by the node\t%d\n  accepted\t%d\n  included\t%d\n  replaced (nonce used by another included tx)\t%d\n  lost\t%d\n",
 		r.Sent, r.Refused, r.Accepted, r.Txs.Included, len(r.Txs.Replaced), len(r.Txs.Lost))
 	w.Flush()
+	fmt.Fprintf(&b, "  accepted → in a block (CometBFT block time): p50 %v, p99 %v, max %v\n",
+		r.Txs.Delay(50).Round(10*time.Millisecond), r.Txs.Delay(99).Round(10*time.Millisecond), r.Txs.Delay(100).Round(10*time.Millisecond))
+	for _, d := range r.Txs.Delays[:min(3, len(r.Txs.Delays))] {
+		fmt.Fprintf(&b, "    slow: %s accepted by %s at %s, in block %d %v later\n",
+			d.Hash, d.Node, d.SentAt.UTC().Format("15:04:05.000"), d.Height, d.Delay.Round(10*time.Millisecond))
+	}
 	for i, a := range r.Txs.Replaced {
 		if i == 5 {
 			fmt.Fprintf(&b, "    … %d more replaced\n", len(r.Txs.Replaced)-5)
