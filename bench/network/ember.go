@@ -2,14 +2,14 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/emberchain/ember/node/homes"
 )
 
 // ember is emberd: homes from `emberd testnet init`, rewritten to
@@ -20,20 +20,6 @@ type ember struct {
 }
 
 func (e ember) Name() string { return "ember" }
-
-// emberManifest is the part of DIR/testnet.json the benchmark reads.
-type emberManifest struct {
-	Nodes []struct {
-		Name   string `json:"name"`
-		Home   string `json:"home"`
-		NodeID string `json:"node_id"`
-		Ports  struct {
-			P2P     int `json:"p2p"`
-			RPC     int `json:"rpc"`
-			JSONRPC int `json:"json_rpc"`
-		} `json:"ports"`
-	} `json:"nodes"`
-}
 
 // Init funds the senders as `testnet init --accounts` funds the test
 // mnemonic's first accounts (10,000 ETH each), which are the senders.
@@ -48,12 +34,8 @@ func (e ember) Init(ctx context.Context, dir string, senders []common.Address) (
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("%v: %s", err, b)
 	}
-	raw, err := os.ReadFile(filepath.Join(out, "testnet.json"))
+	m, err := homes.LoadTestnet(out)
 	if err != nil {
-		return nil, err
-	}
-	var m emberManifest
-	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, err
 	}
 	var nodes []*node

@@ -11,7 +11,6 @@ package perturb
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -27,24 +26,8 @@ import (
 
 	"github.com/emberchain/ember/internal/freeport"
 	"github.com/emberchain/ember/internal/p2plinks"
+	"github.com/emberchain/ember/node/homes"
 )
-
-// manifest is the part of DIR/testnet.json the suite reads.
-type manifest struct {
-	ChainID string `json:"chain_id"`
-	Nodes   []struct {
-		Name      string `json:"name"`
-		Home      string `json:"home"`
-		Validator bool   `json:"validator"`
-		NodeID    string `json:"node_id"`
-		Ports     struct {
-			P2P     int `json:"p2p"`
-			RPC     int `json:"rpc"`
-			JSONRPC int `json:"json_rpc"`
-			REST    int `json:"rest"`
-		} `json:"ports"`
-	} `json:"nodes"`
-}
 
 // Node is one emberd process of the testnet.
 type Node struct {
@@ -98,13 +81,9 @@ func InitTestnet(bin, dir string, validators, fullNodes int) (*Testnet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("testnet init: %v\n%s", err, out)
 	}
-	raw, err := os.ReadFile(filepath.Join(dir, "testnet.json"))
+	m, err := homes.LoadTestnet(dir)
 	if err != nil {
 		return nil, err
-	}
-	var m manifest
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, fmt.Errorf("testnet.json: %w", err)
 	}
 	tn := &Testnet{Dir: dir, ChainID: m.ChainID}
 	var links []p2plinks.Node
